@@ -1,0 +1,1 @@
+"""Clubs, memberships, club chips and sessions (issue #5)."""

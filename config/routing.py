@@ -1,0 +1,5 @@
+"""Websocket routes."""
+
+from django.urls import URLPattern
+
+websocket_urlpatterns: list[URLPattern] = []

@@ -1,0 +1,30 @@
+"""The database: SQLite by default, PostgreSQL when DATABASE_URL is set."""
+
+import dj_database_url
+
+from config.settings.base import BASE_DIR
+from config.settings.env import env_str
+
+DATABASE_URL = env_str("DATABASE_URL")
+
+if DATABASE_URL:
+    DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=60)}
+    DATABASE_MODE = "postgresql"
+else:
+    # WAL lets pages read while a table writes; IMMEDIATE takes the write lock at BEGIN so two
+    # actions on one table queue up instead of failing with "database is locked" mid-transaction.
+    DATABASES = {
+        "default": {
+            "ENGINE": "django.db.backends.sqlite3",
+            "NAME": env_str("SQLITE_PATH", str(BASE_DIR / "db.sqlite3")),
+            "OPTIONS": {
+                "transaction_mode": "IMMEDIATE",
+                "timeout": 20,
+                "init_command": (
+                    "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA busy_timeout=20000;"
+                ),
+            },
+            "TEST": {"NAME": env_str("SQLITE_TEST_PATH", "")} if env_str("SQLITE_TEST_PATH") else {},
+        }
+    }
+    DATABASE_MODE = "sqlite"

@@ -1,0 +1,34 @@
+"""Channels and Celery: in-memory and in-process by default, Redis when REDIS_URL is set."""
+
+from config.settings.env import env_bool, env_str
+
+REDIS_URL = env_str("REDIS_URL")
+
+if REDIS_URL:
+    CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {"hosts": [REDIS_URL], "capacity": 1500, "expiry": 30},
+        }
+    }
+    CELERY_BROKER_URL = REDIS_URL
+    CELERY_RESULT_BACKEND = None
+    # The longest timer is the 180 s arrangement clock: a task held by a worker that dies is
+    # redelivered after this timeout, so it must be comfortably above any countdown.
+    CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
+    LIVE_MODE = "redis"
+    CELERY_EMBEDDED_WORKER = False
+else:
+    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    CELERY_BROKER_URL = "memory://"
+    CELERY_RESULT_BACKEND = None
+    CELERY_BROKER_TRANSPORT_OPTIONS = {}
+    LIVE_MODE = "embedded"
+    # The Daphne process runs a Celery worker thread on the in-memory broker (see tables.apps).
+    CELERY_EMBEDDED_WORKER = env_bool("CELERY_EMBEDDED_WORKER", True)
+
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_IGNORE_RESULT = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 4
+CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
+CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {}

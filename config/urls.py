@@ -1,0 +1,10 @@
+"""URL routes. Each app owns its own; language switching uses Django's set_language view."""
+
+from django.contrib import admin
+from django.urls import include, path
+
+urlpatterns = [
+    path("admin/", admin.site.urls),
+    path("i18n/", include("django.conf.urls.i18n")),
+    path("", include("tables.urls")),
+]

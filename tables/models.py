@@ -1,0 +1,1 @@
+"""Tables, seats and hands (issue #4)."""

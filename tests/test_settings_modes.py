@@ -1,0 +1,88 @@
+"""Settings configure themselves from the environment, in both modes, against real services."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.services import fresh_postgres_database, fresh_redis_db
+
+ROOT = Path(__file__).resolve().parent.parent
+
+PROBE = r"""
+import json, django
+django.setup()
+from django.conf import settings
+from django.db import connection
+from config.celery import app
+connection.ensure_connection()
+out = {
+    "vendor": connection.vendor,
+    "layer": settings.CHANNEL_LAYERS["default"]["BACKEND"],
+    "broker": app.conf.broker_url,
+    "live_mode": settings.LIVE_MODE,
+    "embedded_worker": settings.CELERY_EMBEDDED_WORKER,
+    "visibility_timeout": settings.CELERY_BROKER_TRANSPORT_OPTIONS.get("visibility_timeout"),
+}
+if settings.LIVE_MODE == "redis":
+    import redis
+    out["ping"] = redis.Redis.from_url(settings.REDIS_URL).ping()
+    from asgiref.sync import async_to_sync
+    from channels.layers import get_channel_layer
+    layer = get_channel_layer()
+    name = async_to_sync(layer.new_channel)()
+    async_to_sync(layer.send)(name, {"type": "probe", "n": 7})
+    out["roundtrip"] = async_to_sync(layer.receive)(name)["n"]
+print(json.dumps(out))
+"""
+
+
+def _probe(**env: str) -> dict[str, object]:
+    full = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL"}}
+    full.update(env)
+    full["DJANGO_SETTINGS_MODULE"] = "config.settings"
+    res = subprocess.run(
+        [sys.executable, "-c", PROBE], cwd=ROOT, env=full, capture_output=True, text=True, timeout=60
+    )
+    assert res.returncode == 0, res.stderr
+    return json.loads(res.stdout.strip().splitlines()[-1])
+
+
+def test_embedded_default_uses_sqlite_and_memory(tmp_path: Path) -> None:
+    out = _probe(SQLITE_PATH=str(tmp_path / "probe.sqlite3"))
+    assert out["vendor"] == "sqlite"
+    assert out["layer"] == "channels.layers.InMemoryChannelLayer"
+    assert out["broker"] == "memory://"
+    assert out["live_mode"] == "embedded"
+
+
+def test_database_url_selects_postgresql() -> None:
+    with fresh_postgres_database() as url:
+        out = _probe(DATABASE_URL=url)
+    assert out["vendor"] == "postgresql"
+    assert out["live_mode"] == "embedded"
+
+
+def test_redis_url_selects_channels_redis_and_celery_on_redis(tmp_path: Path) -> None:
+    with fresh_redis_db() as url:
+        out = _probe(REDIS_URL=url, SQLITE_PATH=str(tmp_path / "probe.sqlite3"))
+    assert out["layer"] == "channels_redis.core.RedisChannelLayer"
+    assert str(out["broker"]).startswith("redis://")
+    assert out["ping"] is True
+    assert out["roundtrip"] == 7
+    assert out["embedded_worker"] is False
+    # Above the longest timer (the 180 s arrangement clock).
+    assert isinstance(out["visibility_timeout"], int) and out["visibility_timeout"] > 180
+
+
+def test_sqlite_is_tuned_for_concurrent_tables() -> None:
+    from django.conf import settings
+
+    if settings.DATABASE_MODE != "sqlite":
+        return
+    opts = settings.DATABASES["default"]["OPTIONS"]
+    assert opts["transaction_mode"] == "IMMEDIATE"
+    assert "journal_mode=WAL" in opts["init_command"]
