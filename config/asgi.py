@@ -12,7 +12,14 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from django.conf import settings  # noqa: E402
+
 from config.routing import websocket_urlpatterns  # noqa: E402
+
+if settings.LIVE_MODE == "embedded" and settings.CELERY_EMBEDDED_WORKER:
+    from tables import embedded
+
+    embedded.start()
 
 application = ProtocolTypeRouter(
     {

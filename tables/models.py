@@ -1,1 +1,110 @@
-"""Tables, seats and hands (issue #4)."""
+"""Tables, seats and hands.
+
+The hand's truth is the engine state stored as JSON on :class:`Hand` (setup + action log inside
+it). :attr:`Table.version` orders every event of a table: each accepted action bumps it by one.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+# The public stakes ladder (GAMES.md section 2): (small blind, big blind).
+STAKES_LADDER: tuple[tuple[int, int], ...] = (
+    (5, 10), (10, 20), (25, 50), (50, 100), (100, 200), (250, 500), (500, 1000),
+)
+
+
+def new_invite_code() -> str:
+    return secrets.token_urlsafe(12)
+
+
+class Table(models.Model):
+    class Speed(models.TextChoices):
+        SLOW = "slow", _("Slow")
+        MEDIUM = "medium", _("Medium")
+        FAST = "fast", _("Fast")
+
+    class Status(models.TextChoices):
+        OPEN = "open", _("Open")
+        PAUSED = "paused", _("Paused")
+        CLOSED = "closed", _("Closed")
+
+    name = models.CharField(_("name"), max_length=60)
+    game = models.CharField(_("game"), max_length=8, default="PP")
+    small_blind = models.PositiveIntegerField(_("small blind"))
+    big_blind = models.PositiveIntegerField(_("big blind"))
+    speed = models.CharField(_("speed"), max_length=8, choices=Speed.choices, default=Speed.MEDIUM)
+    max_seats = models.PositiveSmallIntegerField(_("seats"), default=3)
+    is_public = models.BooleanField(_("public"), default=True)
+    min_buy_in_bb = models.PositiveIntegerField(default=5)
+    max_buy_in_bb = models.PositiveIntegerField(default=150)
+    invite_code = models.CharField(max_length=32, default=new_invite_code, unique=True)
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.OPEN)
+    pause_after_hand = models.BooleanField(default=False)
+    version = models.BigIntegerField(default=0)
+    button_seat = models.SmallIntegerField(default=-1)
+    hands_played = models.PositiveIntegerField(default=0)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["id"]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.game} {self.small_blind}-{self.big_blind})"
+
+    @property
+    def stakes(self) -> str:
+        return f"{self.small_blind}-{self.big_blind}"
+
+    @property
+    def takes_rake(self) -> bool:
+        return self.is_public and self.big_blind >= 20
+
+
+class Seat(models.Model):
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    seat_no = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="seats")
+    stack = models.BigIntegerField(default=0)
+    sitting_out = models.BooleanField(default=False)  # on a break: not dealt in
+    break_next = models.BooleanField(default=False)  # asked for a break from the next hand
+    leaving = models.BooleanField(default=False)  # stands up when the current hand ends
+    joined = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["table", "seat_no"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "seat_no"], name="one_player_per_seat"),
+            models.UniqueConstraint(fields=["table", "user"], name="one_seat_per_player"),
+        ]
+
+    def __str__(self) -> str:
+        return f"seat {self.seat_no} at {self.table_id}"
+
+
+class Hand(models.Model):
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="hands")
+    number = models.PositiveIntegerField()
+    # engine seat index -> [table seat_no, user id, stack at the start of the hand]
+    players = models.JSONField()
+    state = models.JSONField()
+    clock = models.CharField(max_length=12, blank=True, default="")  # decision | arrange | ""
+    deadline = models.DateTimeField(null=True, blank=True)
+    started = models.DateTimeField(auto_now_add=True)
+    ended = models.DateTimeField(null=True, blank=True)
+    result = models.JSONField(null=True, blank=True)
+    phh = models.TextField(blank=True, default="")
+
+    class Meta:
+        ordering = ["table", "-number"]
+        constraints = [models.UniqueConstraint(fields=["table", "number"], name="hand_number_unique")]
+        indexes = [models.Index(fields=["deadline"])]
+
+    @property
+    def is_over(self) -> bool:
+        return self.ended is not None

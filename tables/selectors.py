@@ -1,6 +1,8 @@
 """Readers for pages. No writes here."""
 
+import secrets
 from dataclasses import dataclass
+from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 from django.utils.functional import Promise
@@ -29,3 +31,107 @@ def game_catalogue() -> list[GameInfo]:
         GameInfo("F5D", _("Five-card draw"), _("Five cards down, one draw of up to five cards.")),
         GameInfo("BB", _("Baseball"), _("Seven-card stud with wild threes and nines and a free card for every open four.")),
     ]
+
+
+# ---------------------------------------------------------------------------------------------
+# Tables
+
+
+def can_watch(*, table_id: int, user: Any, invite_code: str = "", invited_tables: list[int] | None = None) -> bool:
+    """Public tables are open to anyone; private ones to their players, their creator and
+    whoever holds the table's secret invite link (clubs widen this to members, issue #5)."""
+    from tables.models import Seat, Table
+
+    table = Table.objects.filter(id=table_id).first()
+    if table is None:
+        return False
+    if table.is_public:
+        return True
+    if invite_code and secrets.compare_digest(invite_code, table.invite_code):
+        return True
+    if invited_tables and table_id in invited_tables:
+        return True
+    if user is None or not user.is_authenticated:
+        return False
+    if table.created_by_id == user.pk:
+        return True
+    return Seat.objects.filter(table=table, user=user).exists()
+
+
+def lobby_tables() -> list[Any]:
+    from django.db.models import Count
+
+    from tables.models import Table
+
+    return list(
+        Table.objects.exclude(status="closed").filter(is_public=True)
+        .annotate(taken=Count("seats")).order_by("big_blind", "id")
+    )
+
+
+def table_snapshot(*, table_id: int, user: Any) -> dict[str, Any] | None:
+    """Everything one viewer may see of a table, rendered: ``{"type": "state", "version", "html",
+    "clock", "deadline"}``. The engine's ``view_for`` removes every card this viewer may not see."""
+    from django.template.loader import render_to_string
+
+    context = table_context(table_id=table_id, user=user)
+    if context is None:
+        return None
+    html = render_to_string("table.html#table", context)
+    hand = context["hand"]
+    return {
+        "type": "state",
+        "version": context["table"].version,
+        "html": html,
+        "clock": hand.clock if hand else "",
+        "deadline": hand.deadline.timestamp() if hand and hand.deadline else None,
+        "my_turn": bool(context.get("my_turn")),
+    }
+
+
+def table_context(*, table_id: int, user: Any) -> dict[str, Any] | None:
+    from tables.models import Hand, Seat, Table
+
+    table = Table.objects.filter(id=table_id).first()
+    if table is None:
+        return None
+    seats = list(Seat.objects.filter(table=table).select_related("user", "user__profile").order_by("seat_no"))
+    my_seat = None
+    if user is not None and getattr(user, "is_authenticated", False):
+        my_seat = next((s for s in seats if s.user_id == user.pk), None)
+    hand = Hand.objects.filter(table=table).order_by("-number").first()
+    view = None
+    me = None
+    if hand is not None:
+        from rules_engine.games import get_variant
+
+        state = get_variant(table.game).from_json(hand.state)
+        if my_seat is not None:
+            for i, (seat_no, user_id, _start) in enumerate(hand.players):
+                if seat_no == my_seat.seat_no and user_id == my_seat.user_id:
+                    me = i
+        view = state.view_for(me)
+    by_seat = {s.seat_no: s for s in seats}
+    seat_rows = []
+    for n in range(table.max_seats):
+        s = by_seat.get(n)
+        player_view = None
+        if s is not None and hand is not None and view is not None:
+            for i, (seat_no, user_id, _start) in enumerate(hand.players):
+                if seat_no == n and user_id == s.user_id:
+                    player_view = view["players"][i] if i < len(view.get("players", [])) else None
+        seat_rows.append({"no": n, "seat": s, "name": _display_name(s.user) if s else "", "view": player_view})
+    return {
+        "table": table,
+        "seats": seat_rows,
+        "my_seat": my_seat,
+        "hand": hand,
+        "view": view,
+        "me": me,
+        "my_turn": bool(view and me is not None and me in (view.get("actors") or [])),
+    }
+
+
+def _display_name(user: Any) -> str:
+    profile = getattr(user, "profile", None)
+    return (profile.display_name if profile and profile.display_name else user.get_username())[:40]

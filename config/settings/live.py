@@ -31,4 +31,16 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 4
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
-CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {}
+
+# In the Redis mode the worker's beat runs the sweep; the embedded mode has its own sweeper thread.
+CELERY_BEAT_SCHEDULE = {
+    "sweep-missed-timers": {"task": "tables.sweep", "schedule": 2.0},
+}
+
+# Clock overrides for tests and demos (seconds); unset means the speeds of GAMES.md.
+_dec = env_str("TABLE_DECISION_SECONDS")
+_arr = env_str("TABLE_ARRANGE_SECONDS")
+_show = env_str("TABLE_SHOWDOWN_SECONDS")
+TABLE_DECISION_SECONDS = float(_dec) if _dec else None
+TABLE_ARRANGE_SECONDS = float(_arr) if _arr else None
+TABLE_SHOWDOWN_SECONDS = float(_show) if _show else None

@@ -1,0 +1,181 @@
+"""The live table's websocket: authenticate, parse, call one service, render this viewer's view.
+
+Every message to the client carries the table version. A (re)connect gets a full snapshot first;
+a client that sees a gap asks for one (``{"action": "snapshot"}``). Nothing a client sends can
+crash the consumer: bad input gets an error message and changes nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.utils import translation
+
+from tables import selectors, services
+from tables.live import LOBBY_GROUP, remember_server_loop, table_group
+
+log = logging.getLogger("tables.consumers")
+
+MAX_MESSAGE_BYTES = 2048
+RATE_CAPACITY = 20  # messages allowed in a burst
+RATE_REFILL_PER_S = 8.0  # sustained messages per second
+
+
+class TableConsumer(AsyncWebsocketConsumer):
+    table_id: int
+    group: str
+    last_version: int
+    language: str
+
+    async def connect(self) -> None:
+        remember_server_loop(asyncio.get_running_loop())
+        try:
+            self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
+        except (KeyError, ValueError):
+            await self.close(code=4404)
+            return
+        user = self.scope.get("user")
+        invite = _query_param(self.scope, "invite")
+        session = self.scope.get("session")
+        invited = list(session.get("invited_tables", [])) if session is not None else []
+        allowed = await database_sync_to_async(selectors.can_watch)(
+            table_id=self.table_id, user=user, invite_code=invite, invited_tables=invited
+        )
+        if not allowed:
+            await self.close(code=4404)
+            return
+        self.group = table_group(self.table_id)
+        self.last_version = -1
+        self.language = _language(self.scope)
+        self._tokens = float(RATE_CAPACITY)
+        self._last_refill = time.monotonic()
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+        await self.send_snapshot()
+
+    async def disconnect(self, code: int) -> None:
+        if getattr(self, "group", None):
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if not self._take_token():
+            await self.send_error("too many messages; slow down")
+            return
+        if text_data is None or len(text_data.encode("utf-8", "replace")) > MAX_MESSAGE_BYTES:
+            await self.send_error("messages are short JSON objects")
+            return
+        try:
+            message = json.loads(text_data)
+        except (ValueError, RecursionError):
+            await self.send_error("that was not JSON")
+            return
+        if not isinstance(message, dict):
+            await self.send_error("a message is a JSON object with an action")
+            return
+        action = message.get("action")
+        if action == "snapshot":
+            await self.send_snapshot(force=True)
+            return
+        user = self.scope.get("user")
+        if user is None or not user.is_authenticated:
+            await self.send_error("log in to play")
+            return
+        try:
+            await database_sync_to_async(services.table_act)(
+                table_id=self.table_id, user=user, message=message
+            )
+        except services.StaleVersion as exc:
+            await self.send_error(str(exc))
+            await self.send_snapshot(force=True)
+        except ValueError as exc:  # TableError and RulesError are both ValueErrors
+            await self.send_error(str(exc))
+        except Exception:
+            log.exception("table %s: unexpected error on %r", self.table_id, message.get("action"))
+            await self.send_error("the table could not take that action")
+
+    async def table_changed(self, event: dict[str, Any]) -> None:
+        version = event.get("version")
+        if isinstance(version, int) and version <= self.last_version:
+            return
+        await self.send_snapshot()
+
+    async def send_snapshot(self, force: bool = False) -> None:
+        user = self.scope.get("user")
+        snap = await database_sync_to_async(_render)(self.table_id, user, self.language)
+        if snap is None:
+            await self.send_error("this table no longer exists")
+            await self.close(code=4404)
+            return
+        if not force and snap["version"] <= self.last_version:
+            return
+        self.last_version = snap["version"]
+        await self.send(text_data=json.dumps(snap))
+
+    async def send_error(self, message: str) -> None:
+        await self.send(text_data=json.dumps({"type": "error", "message": message, "version": getattr(self, "last_version", -1)}))
+
+    def _take_token(self) -> bool:
+        now = time.monotonic()
+        self._tokens = min(RATE_CAPACITY, self._tokens + (now - self._last_refill) * RATE_REFILL_PER_S)
+        self._last_refill = now
+        if self._tokens < 1:
+            return False
+        self._tokens -= 1
+        return True
+
+
+class LobbyConsumer(AsyncWebsocketConsumer):
+    """Tells lobby pages to refresh their table list (they fetch it with htmx)."""
+
+    async def connect(self) -> None:
+        remember_server_loop(asyncio.get_running_loop())
+        await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
+        await self.accept()
+
+    async def disconnect(self, code: int) -> None:
+        await self.channel_layer.group_discard(LOBBY_GROUP, self.channel_name)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        return  # the lobby socket only listens
+
+    async def lobby_changed(self, event: dict[str, Any]) -> None:
+        await self.send(text_data=json.dumps({"type": "lobby"}))
+
+
+def _render(table_id: int, user: Any, language: str) -> dict[str, Any] | None:
+    with translation.override(language):
+        return selectors.table_snapshot(table_id=table_id, user=user)
+
+
+def _query_param(scope: dict[str, Any], name: str) -> str:
+    from urllib.parse import parse_qs
+
+    raw = scope.get("query_string", b"")
+    try:
+        values = parse_qs(raw.decode("utf-8", "replace")).get(name, [])
+    except ValueError:
+        return ""
+    return values[0][:64] if values else ""
+
+
+def _language(scope: dict[str, Any]) -> str:
+    from django.conf import settings
+
+    codes = {code for code, _ in settings.LANGUAGES}
+    cookies = scope.get("cookies") or {}
+    lang = cookies.get(settings.LANGUAGE_COOKIE_NAME, "")
+    if lang in codes:
+        return lang
+    for header, value in scope.get("headers", []):
+        if header == b"accept-language":
+            for part in value.decode("latin-1").split(","):
+                code = part.split(";")[0].strip().lower()[:2]
+                if code in codes:
+                    return code
+    return settings.LANGUAGE_CODE

@@ -1,0 +1,60 @@
+"""The embedded mode's Celery worker: a thread in the server process on the in-memory broker.
+
+`make run` needs nothing but Python, yet timers must fire: the same Celery tasks that a worker
+process runs in the Redis mode run here in a worker thread (celery's own test worker controller,
+solo pool). A small thread also runs the sweep every few seconds and once at start-up, so a
+deadline that passed while the server was down is applied as soon as it is back.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+
+log = logging.getLogger("tables.embedded")
+
+SWEEP_EVERY = 2.0
+_started = False
+_lock = threading.Lock()
+
+
+def start() -> None:
+    """Start the worker and sweeper threads once per process."""
+    global _started
+    with _lock:
+        if _started:
+            return
+        _started = True
+    threading.Thread(target=_worker, name="celery-embedded", daemon=True).start()
+    threading.Thread(target=_sweeper, name="timer-sweep", daemon=True).start()
+
+
+def _worker() -> None:
+    from celery.contrib.testing.worker import start_worker
+
+    from config.celery import app
+
+    try:
+        with start_worker(
+            app, pool="solo", concurrency=1, perform_ping_check=False, loglevel="WARNING",
+            shutdown_timeout=5.0,
+        ):
+            while True:
+                time.sleep(3600)
+    except Exception:
+        log.exception("the embedded Celery worker stopped; the sweep keeps timers going")
+
+
+def _sweeper() -> None:
+    from django.db import close_old_connections
+
+    from tables.services import table_sweep
+
+    while True:
+        try:
+            close_old_connections()
+            table_sweep()
+        except Exception:
+            log.exception("sweep failed")
+        time.sleep(SWEEP_EVERY)

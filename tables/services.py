@@ -1,0 +1,457 @@
+"""Writers for tables: the only code that changes a table, its seats or its hands.
+
+Every use case is one short transaction: lock the table row (``select_for_update``; on SQLite the
+IMMEDIATE transaction does the same), check the version the client saw, rebuild the hand from its
+stored state, apply the action through the rules engine, save, bump ``Table.version``, and on
+commit broadcast "table N is at version V" and schedule the next timer.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+import secrets
+from dataclasses import dataclass
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.utils import timezone
+
+from club import services as club_services
+from club.services import ChipsError
+from rules_engine.cards import Card, CardParseError
+from rules_engine.errors import RulesError
+from rules_engine.games import get_variant
+from tables.models import STAKES_LADDER, Hand, Seat, Table
+
+log = logging.getLogger("tables.services")
+
+DECISION_SECONDS = {"slow": 37.5, "medium": 25.0, "fast": 12.0}
+ARRANGE_SECONDS = {"slow": 180.0, "medium": 120.0, "fast": 100.0}
+SHOWDOWN_SECONDS = 6.0
+
+# Actions a player may send that the engine decides; the rest are the table's own.
+ENGINE_ACTIONS = frozenset(
+    {"fold", "check", "call", "bet_pot", "raise_pot", "all_in", "swap", "done", "arrange",
+     "check_or_call", "bet", "raise"}
+)
+TABLE_ACTIONS = frozenset({"sit_out", "im_back"})
+
+
+class TableError(ValueError):
+    """A request the table refuses, with a message a player can read. Nothing was changed."""
+
+
+class StaleVersion(TableError):
+    """The client acted on an old picture of the table."""
+
+
+def _clock_seconds(kind: str, speed: str) -> float:
+    if kind == "decision":
+        override = getattr(settings, "TABLE_DECISION_SECONDS", None)
+        return float(override) if override else DECISION_SECONDS[speed]
+    if kind == "arrange":
+        override = getattr(settings, "TABLE_ARRANGE_SECONDS", None)
+        return float(override) if override else ARRANGE_SECONDS[speed]
+    override = getattr(settings, "TABLE_SHOWDOWN_SECONDS", None)
+    return float(override) if override is not None else SHOWDOWN_SECONDS
+
+
+# ---------------------------------------------------------------------------------------------
+# Creating tables and taking seats
+
+
+def table_create(
+    *, creator: AbstractBaseUser | None, name: str, small_blind: int, big_blind: int,
+    speed: str = "medium", max_seats: int = 3, is_public: bool = True, game: str = "PP",
+    min_buy_in_bb: int = 5, max_buy_in_bb: int = 150,
+) -> Table:
+    name = (name or "").strip()
+    if not name:
+        raise TableError("a table needs a name")
+    if len(name) > 60:
+        raise TableError("a table name has at most 60 characters")
+    if speed not in DECISION_SECONDS:
+        raise TableError("speed must be slow, medium or fast")
+    if game == "PP" and max_seats not in (2, 3):
+        raise TableError("a Patch-Patch table seats two or three players")
+    if not 0 < small_blind < big_blind:
+        raise TableError("the small blind must be positive and smaller than the big blind")
+    if is_public and (small_blind, big_blind) not in STAKES_LADDER:
+        raise TableError("public tables use the stakes ladder: " + ", ".join(f"{s}-{b}" for s, b in STAKES_LADDER))
+    if not 1 <= min_buy_in_bb <= max_buy_in_bb:
+        raise TableError("the buy-in range is not valid")
+    try:
+        get_variant(game)
+    except KeyError as exc:
+        raise TableError(f"unknown game {game!r}") from exc
+    table = Table.objects.create(
+        name=name, game=game, small_blind=small_blind, big_blind=big_blind, speed=speed,
+        max_seats=max_seats, is_public=is_public, created_by=creator,
+        min_buy_in_bb=min_buy_in_bb, max_buy_in_bb=max_buy_in_bb,
+    )
+    transaction.on_commit(_lobby_changed)
+    return table
+
+
+def _lock_table(table_id: int) -> Table:
+    try:
+        return Table.objects.select_for_update().get(id=table_id)
+    except Table.DoesNotExist as exc:
+        raise TableError("no such table") from exc
+
+
+def _current_hand(table: Table) -> Hand | None:
+    hand = Hand.objects.filter(table=table).order_by("-number").first()
+    if hand is None or hand.ended is not None:
+        return None
+    return hand
+
+
+def _bump(table: Table) -> int:
+    table.version += 1
+    table.save(update_fields=["version", "button_seat", "hands_played", "status", "pause_after_hand"])
+    version = table.version
+    table_id = table.id
+    transaction.on_commit(lambda: _changed(table_id, version))
+    return version
+
+
+def table_take_seat(*, table_id: int, user: AbstractBaseUser, buy_in: int, seat_no: int | None = None) -> Seat:
+    """Sit down with ``buy_in`` chips from the bankroll (between the table's min and max)."""
+    with transaction.atomic():
+        table = _lock_table(table_id)
+        if table.status == Table.Status.CLOSED:
+            raise TableError("this table is closed")
+        low, high = table.min_buy_in_bb * table.big_blind, table.max_buy_in_bb * table.big_blind
+        if not isinstance(buy_in, int) or isinstance(buy_in, bool):
+            raise TableError("the buy-in must be a whole number of chips")
+        if not low <= buy_in <= high:
+            raise TableError(f"the buy-in here is between {low} and {high} chips")
+        seats = list(Seat.objects.filter(table=table))
+        if any(s.user_id == user.pk for s in seats):
+            raise TableError("you already have a seat at this table")
+        taken = {s.seat_no for s in seats}
+        if seat_no is None:
+            free = [n for n in range(table.max_seats) if n not in taken]
+            if not free:
+                raise TableError("the table is full")
+            seat_no = free[0]
+        if not 0 <= seat_no < table.max_seats:
+            raise TableError("there is no such seat")
+        if seat_no in taken:
+            raise TableError("that seat is taken")
+        club_services.profile_ensure(user=user)
+        try:
+            club_services.bankroll_to_table(user=user, amount=buy_in, table_id=table.id)
+        except ChipsError as exc:
+            raise TableError(str(exc)) from exc
+        seat = Seat.objects.create(table=table, seat_no=seat_no, user=user, stack=buy_in)
+        if _current_hand(table) is None:
+            _start_hand_if_ready(table)
+        _bump(table)
+    transaction.on_commit(_lobby_changed)
+    return seat
+
+
+def table_leave_seat(*, table_id: int, user: AbstractBaseUser) -> None:
+    """Stand up. In a hand, the player folds (if it is their turn) and leaves when it ends."""
+    with transaction.atomic():
+        table = _lock_table(table_id)
+        seat = Seat.objects.filter(table=table, user=user).first()
+        if seat is None:
+            raise TableError("you have no seat at this table")
+        hand = _current_hand(table)
+        if hand is not None and _engine_index(hand, seat) is not None:
+            seat.leaving = True
+            seat.break_next = True
+            seat.save(update_fields=["leaving", "break_next"])
+            state = _load_state(table, hand)
+            idx = _engine_index(hand, seat)
+            if idx is not None and idx in state.actors() and _is_legal(state, idx, "fold"):
+                _apply_engine(table, hand, state, idx, {"action": "fold"})
+        else:
+            _cash_out(table, seat)
+        _bump(table)
+    transaction.on_commit(_lobby_changed)
+
+
+def _cash_out(table: Table, seat: Seat) -> None:
+    club_services.table_to_bankroll(user=seat.user, amount=int(seat.stack), table_id=table.id)
+    seat.delete()
+
+
+# ---------------------------------------------------------------------------------------------
+# Playing
+
+
+@dataclass(frozen=True)
+class ActResult:
+    version: int
+
+
+def table_act(*, table_id: int, user: AbstractBaseUser, message: dict[str, Any]) -> ActResult:
+    """Apply one player's message (already parsed JSON) to the table.
+
+    ``message`` is ``{"action": NAME, "version": V, ...}``; ``V`` must be the table's current
+    version. Raises :class:`TableError` (or a ``RulesError``) and changes nothing when refused.
+    """
+    action = message.get("action")
+    if not isinstance(action, str) or action not in ENGINE_ACTIONS | TABLE_ACTIONS:
+        raise TableError("unknown action")
+    version = message.get("version")
+    if not isinstance(version, int) or isinstance(version, bool):
+        raise TableError("every action must say which version of the table it answers")
+    with transaction.atomic():
+        table = _lock_table(table_id)
+        if version != table.version:
+            raise StaleVersion(f"the table has moved on (version {table.version}, you sent {version})")
+        seat = Seat.objects.filter(table=table, user=user).first()
+        if seat is None:
+            raise TableError("you are not seated at this table")
+        if action == "sit_out":
+            seat.break_next = True
+            seat.save(update_fields=["break_next"])
+        elif action == "im_back":
+            seat.break_next = False
+            seat.sitting_out = False
+            seat.save(update_fields=["break_next", "sitting_out"])
+            if _current_hand(table) is None:
+                _start_hand_if_ready(table)
+        else:
+            hand = _current_hand(table)
+            if hand is None:
+                raise TableError("no hand is being played")
+            idx = _engine_index(hand, seat)
+            if idx is None:
+                raise TableError("you are not in this hand")
+            state = _load_state(table, hand)
+            _apply_engine(table, hand, state, idx, message)
+        new_version = _bump(table)
+    return ActResult(version=new_version)
+
+
+def _engine_index(hand: Hand, seat: Seat) -> int | None:
+    for i, (seat_no, user_id, _start) in enumerate(hand.players):
+        if seat_no == seat.seat_no and user_id == seat.user_id:
+            return i
+    return None
+
+
+def _variant(table: Table) -> Any:
+    return get_variant(table.game)
+
+
+def _load_state(table: Table, hand: Hand) -> Any:
+    return _variant(table).from_json(hand.state)
+
+
+def _is_legal(state: Any, idx: int, kind: str) -> bool:
+    return any(a.kind == kind for a in state.legal_actions(idx))
+
+
+def _parse_engine_action(idx: int, message: dict[str, Any]) -> Any:
+    from rules_engine.games.patchpatch import Action
+
+    kind = message["action"]
+    if kind == "swap":
+        cards = message.get("cards")
+        if not isinstance(cards, list) or len(cards) != 2 or not all(isinstance(c, str) and len(c) <= 4 for c in cards):
+            raise TableError("a swap names two of your cards")
+        try:
+            pair = (Card.parse(cards[0]), Card.parse(cards[1]))
+        except CardParseError as exc:
+            raise TableError(str(exc)) from exc
+        return Action(seat=idx, kind="swap", cards=pair)
+    if kind == "arrange":
+        order = message.get("order")
+        if not isinstance(order, list) or len(order) != 12 or not all(isinstance(c, str) and len(c) <= 4 for c in order):
+            raise TableError("an arrangement lists your twelve cards")
+        try:
+            cards12 = tuple(Card.parse(c) for c in order)
+        except CardParseError as exc:
+            raise TableError(str(exc)) from exc
+        return Action(seat=idx, kind="arrange", cards=cards12)
+    return Action(seat=idx, kind=kind)
+
+
+def _apply_engine(table: Table, hand: Hand, state: Any, idx: int, message: dict[str, Any]) -> None:
+    action = _parse_engine_action(idx, message)
+    try:
+        state.apply(action)
+    except RulesError as exc:
+        raise TableError(str(exc)) from exc
+    _after_engine_step(table, hand, state)
+
+
+def _after_engine_step(table: Table, hand: Hand, state: Any) -> None:
+    """Save the state, set the clock, and settle the hand when it is over."""
+    hand.state = state.to_json()
+    now = timezone.now()
+    if state.is_over:
+        _settle(table, hand, state, now)
+        return
+    clock = state.clock() or ""
+    if clock != hand.clock or clock == "decision":
+        # A new decision (or a new phase) starts a new clock; swaps during arrangement don't.
+        hand.clock = clock
+        hand.deadline = now + dt.timedelta(seconds=_clock_seconds(clock, table.speed)) if clock else None
+    hand.save(update_fields=["state", "clock", "deadline"])
+    _schedule_expiry(table, hand)
+
+
+def _settle(table: Table, hand: Hand, state: Any, now: dt.datetime) -> None:
+    from rules_engine import notation
+
+    seats = {s.seat_no: s for s in Seat.objects.filter(table=table).select_related("user")}
+    result = state.result
+    stacks = [int(x) for x in state.stacks]
+    # Chips only move between the players and the house: what the players lost is the rake.
+    starts = [int(p[2]) for p in hand.players]
+    nets: list[tuple[AbstractBaseUser, int]] = []
+    for i, (seat_no, _user_id, _start) in enumerate(hand.players):
+        seat = seats[seat_no]
+        nets.append((seat.user, stacks[i] - starts[i]))
+        seat.stack = stacks[i]
+    club_services.hand_settled(table_id=table.id, hand_id=hand.id, nets=nets, rake=sum(starts) - sum(stacks))
+    breaks = set(getattr(state, "breaks", ()) or ())
+    for i, (seat_no, _user_id, _start) in enumerate(hand.players):
+        seat = seats[seat_no]
+        if i in breaks:
+            seat.break_next = True
+    for seat in seats.values():
+        if seat.break_next:
+            seat.sitting_out = True
+            seat.break_next = False
+        seat.save(update_fields=["stack", "sitting_out", "break_next"])
+        if seat.leaving:
+            _cash_out(table, seat)
+    hand.ended = now
+    hand.result = state.view_for(None).get("result")
+    try:
+        hand.phh = notation.to_phh(state)
+    except Exception:  # the hand is settled either way; a history we cannot write is logged
+        log.exception("could not export hand %s as PHH", hand.id)
+    hand.clock = "next"
+    hand.deadline = now + dt.timedelta(seconds=_clock_seconds("next", table.speed))
+    hand.save()
+    table.hands_played += 1
+    if table.pause_after_hand:
+        table.status = Table.Status.PAUSED
+        table.pause_after_hand = False
+    _schedule_expiry(table, hand)
+
+
+def _ready_seats(table: Table) -> list[Seat]:
+    return [
+        s for s in Seat.objects.filter(table=table).order_by("seat_no")
+        if not s.sitting_out and not s.leaving and s.stack >= table.big_blind
+    ]
+
+
+def _start_hand_if_ready(table: Table) -> Hand | None:
+    """Deal a new hand if at least two seated players are not on a break."""
+    if table.status != Table.Status.OPEN:
+        return None
+    ready = _ready_seats(table)
+    if len(ready) < 2:
+        return None
+    from rules_engine.games.patchpatch import HandSetup
+
+    # The button moves one seat clockwise among the players dealt in.
+    seat_nos = [s.seat_no for s in ready]
+    after = [n for n in seat_nos if n > table.button_seat]
+    button_seat = after[0] if after else seat_nos[0]
+    table.button_seat = button_seat
+    setup = HandSetup(
+        stacks=tuple(int(s.stack) for s in ready),
+        button=seat_nos.index(button_seat),
+        small_blind=table.small_blind,
+        big_blind=table.big_blind,
+        speed=table.speed,
+        public=table.is_public,
+    )
+    state = _variant(table).start(setup, rng=secrets.SystemRandom())
+    number = (Hand.objects.filter(table=table).order_by("-number").values_list("number", flat=True).first() or 0) + 1
+    hand = Hand.objects.create(
+        table=table, number=number, players=[[s.seat_no, s.user_id, int(s.stack)] for s in ready],
+        state=state.to_json(),
+    )
+    _after_engine_step(table, hand, state)
+    return hand
+
+
+# ---------------------------------------------------------------------------------------------
+# Timers
+
+
+def table_expire(*, table_id: int, version: int | None = None, now: dt.datetime | None = None) -> bool:
+    """Apply the clock that ran out. Does nothing unless (when given) ``version`` is still the
+    table's version and the deadline has really passed. Returns True when something changed."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        table = _lock_table(table_id)
+        if version is not None and version != table.version:
+            return False
+        hand = Hand.objects.filter(table=table).order_by("-number").first()
+        if hand is None or hand.deadline is None or hand.deadline > now:
+            return False
+        if hand.ended is not None:
+            # The showdown pause is over: clear it and deal the next hand if we can.
+            hand.clock = ""
+            hand.deadline = None
+            hand.save(update_fields=["clock", "deadline"])
+            _start_hand_if_ready(table)
+        else:
+            state = _load_state(table, hand)
+            state.timeout()
+            _after_engine_step(table, hand, state)
+        _bump(table)
+        return True
+
+
+def table_sweep(*, now: dt.datetime | None = None) -> int:
+    """Expire every deadline that passed while no timer fired (a crashed worker, a restart)."""
+    now = now or timezone.now()
+    due = list(Hand.objects.filter(deadline__lte=now).values_list("table_id", flat=True).distinct())
+    done = 0
+    for table_id in due:
+        try:
+            if table_expire(table_id=table_id, now=now):
+                done += 1
+        except Exception:
+            log.exception("sweep could not expire table %s", table_id)
+    return done
+
+
+def _schedule_expiry(table: Table, hand: Hand) -> None:
+    if hand.deadline is None:
+        return
+    table_id = table.id
+    deadline = hand.deadline
+
+    def schedule() -> None:
+        from tables.tasks import expire_clock
+
+        version = Table.objects.filter(id=table_id).values_list("version", flat=True).first()
+        delay = max(0.0, (deadline - timezone.now()).total_seconds())
+        try:
+            expire_clock.apply_async((table_id, version), countdown=delay + 0.05)
+        except Exception:  # the sweep will catch it
+            log.exception("could not schedule the timer of table %s", table_id)
+
+    transaction.on_commit(schedule)
+
+
+def _changed(table_id: int, version: int) -> None:
+    from tables.live import broadcast_table_changed
+
+    broadcast_table_changed(table_id, version)
+
+
+def _lobby_changed() -> None:
+    from tables.live import broadcast_lobby_changed
+
+    broadcast_lobby_changed()
