@@ -1,0 +1,425 @@
+"""The betting core: one round-by-round state machine, many betting structures.
+
+:class:`Betting` knows seats, stacks, who has folded or is all-in, the chips each seat has put in
+this round and in the hand, whose turn it is and when a round is over. It knows nothing about
+cards. How big a bet or raise may be is asked of a pluggable :class:`Structure`:
+
+* :class:`PotOnly` (Patch-Patch): every bet and raise is exactly the pot;
+* :class:`PotLimit`: from a minimum raise up to the pot;
+* :class:`NoLimit`: from a minimum raise up to the whole stack;
+* :class:`FixedLimit`: a small bet, then a big bet from a given round on, with a cap.
+
+A game (``rules_engine.games.*``) posts forced bets with :meth:`Betting.post` (blinds are live,
+antes are dead), opens each round with :meth:`Betting.open_round`, asks :meth:`Betting.options`
+for a seat's choices and applies :meth:`Betting.fold`, :meth:`Betting.check_or_call` or
+:meth:`Betting.bet_or_raise_to`. A bring-in (stud) is a live post made by a seat the game picks,
+with the round opened by that game at the bring-in level; completing is a raise whose minimum the
+structure states, so stud games need no second copy of this module.
+
+Rules every structure shares (GAMES.md sections 2 and 3), as decided here:
+
+* Raise-to amounts are totals for the round (a seat's bet after raising), as in PHH ``cbr``.
+* A seat with fewer chips than a full bet or raise may go all-in instead; the structure's own
+  limits still apply (a pot-only stack larger than the pot cannot go all-in).
+* A bet or raise is *full* when it reaches the structure's minimum (for pot-only: the pot). A
+  full bet or raise reopens the betting for everyone; a short all-in does not reopen it for
+  seats that have already acted in the round (a check counts as acting): they may call or fold.
+  Several short all-ins never add up to a reopening.
+* Folding is offered only when there is something to call: with nothing to call a seat checks.
+* Nobody may raise when every other seat still in the hand is all-in; a seat alone with chips
+  never has to call more than the most any opponent has in the round.
+* A forced bet that the stack cannot cover is posted all-in for what is there; the amount to
+  call stays the full big blind while another seat can still match it.
+* At the end of each round the unmatched top of the largest contribution is returned to its
+  owner (:meth:`Betting.return_uncalled`).
+
+>>> b = Betting([1000, 1000, 1000], PotOnly(), big_blind=10)
+>>> b.post(1, 5); b.post(2, 10); b.open_round(0, preflop=True)
+5
+10
+>>> o = b.options(0)
+>>> (o.call, o.min_to, o.max_to, b.pot)   # P1: call 10 or raise to 35
+(10, 35, 35, 15)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import ClassVar
+
+from rules_engine.errors import IllegalAction
+from rules_engine.pots import uncalled
+
+
+@dataclass(frozen=True, slots=True)
+class Wager:
+    """What a structure needs to size a bet or raise for the seat to act."""
+
+    pot: int  # every chip in the middle, this round's bets included
+    level: int  # the bet to match this round
+    bet: int  # the seat's own bet this round
+    stack: int  # the seat's chips behind
+    last_raise: int  # the size of the last full bet or raise this round (the big blind pre-flop)
+    raises: int  # full bets and raises so far this round (a live big blind counts as one)
+    street: int  # 0 for the first betting round
+    big_blind: int
+
+
+class Structure:
+    """How big a bet or raise may be. Subclasses override :meth:`raise_range`."""
+
+    code: ClassVar[str] = ""
+
+    def raise_range(self, w: Wager) -> tuple[int, int] | None:
+        """``(smallest full raise-to, largest raise-to)`` before looking at the stack.
+
+        ``None`` when no bet or raise is allowed at all (a fixed-limit cap).
+        """
+        raise NotImplementedError
+
+
+class PotOnly(Structure):
+    """Patch-Patch: every bet and every raise is exactly the pot.
+
+    raise-to = the bet faced + the pot after the call (with nothing to call, a bet of the pot).
+
+    >>> PotOnly().raise_range(Wager(pot=120, level=60, bet=0, stack=999, last_raise=60,
+    ...                             raises=1, street=1, big_blind=10))
+    (240, 240)
+    """
+
+    code = "pot-only"
+
+    def raise_range(self, w: Wager) -> tuple[int, int]:
+        to = w.level + w.pot + (w.level - w.bet)
+        return to, to
+
+
+class PotLimit(Structure):
+    """Pot limit: at least the last bet or raise again (or a big blind), at most the pot.
+
+    Seed example (GAMES.md section 3): pot 200, a bet of 150 and a call of 150: the next seat
+    may raise to at most 800.
+
+    >>> PotLimit().raise_range(Wager(pot=500, level=150, bet=0, stack=9999, last_raise=150,
+    ...                              raises=1, street=1, big_blind=10))
+    (300, 800)
+    """
+
+    code = "pot-limit"
+
+    def raise_range(self, w: Wager) -> tuple[int, int]:
+        largest = w.level + w.pot + (w.level - w.bet)
+        smallest = w.level + max(w.last_raise, w.big_blind)
+        return min(smallest, largest), largest
+
+
+class NoLimit(Structure):
+    """No limit: at least the last bet or raise again (or a big blind), at most the stack.
+
+    >>> NoLimit().raise_range(Wager(pot=250, level=100, bet=0, stack=5000, last_raise=100,
+    ...                             raises=1, street=1, big_blind=10))
+    (200, 5000)
+    """
+
+    code = "no-limit"
+
+    def raise_range(self, w: Wager) -> tuple[int, int]:
+        return w.level + max(w.last_raise, w.big_blind), w.bet + w.stack
+
+
+@dataclass(frozen=True, slots=True)
+class FixedLimit(Structure):
+    """Fixed limit: the small bet, then the big bet from round ``big_from`` on; ``cap`` bets.
+
+    The cap counts the opening bet (or a live big blind) and the raises: 4 means a bet and three
+    raises. After the cap, only call or fold.
+
+    >>> FixedLimit(10, 20).raise_range(Wager(pot=30, level=10, bet=0, stack=500, last_raise=10,
+    ...                                      raises=1, street=0, big_blind=10))
+    (20, 20)
+    """
+
+    small_bet: int
+    big_bet: int
+    big_from: int = 2
+    cap: int = 4
+    code: ClassVar[str] = "fixed-limit"
+
+    def raise_range(self, w: Wager) -> tuple[int, int] | None:
+        if w.raises >= self.cap:
+            return None
+        size = self.big_bet if w.street >= self.big_from else self.small_bet
+        return w.level + size, w.level + size
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    """A seat's choices right now, with exact amounts.
+
+    ``call`` is the chips a call puts in (0: the seat may check); ``call_all_in`` says the call
+    takes the whole stack. ``min_to``/``max_to`` bound a bet or raise (totals for the round),
+    already cut to the stack, or are ``None`` when the seat may not bet or raise. ``full_to`` is
+    the smallest full bet or raise: a raise-to below it is a short all-in.
+    """
+
+    seat: int
+    pot: int
+    level: int
+    bet: int
+    stack: int
+    call: int
+    call_all_in: bool
+    min_to: int | None
+    max_to: int | None
+    full_to: int | None
+
+    @property
+    def can_check(self) -> bool:
+        return self.call == 0
+
+    @property
+    def can_fold(self) -> bool:
+        return self.call > 0
+
+
+class Betting:
+    """Chips and turns for one hand, round by round. Seats are ``0..n-1`` clockwise."""
+
+    __slots__ = (
+        "acted",
+        "all_in",
+        "big_blind",
+        "bets",
+        "contributed",
+        "folded",
+        "last_raise",
+        "level",
+        "n",
+        "raises",
+        "stacks",
+        "street",
+        "structure",
+        "to_act",
+    )
+
+    def __init__(self, stacks: Sequence[int], structure: Structure, big_blind: int) -> None:
+        self.n = len(stacks)
+        self.structure = structure
+        self.big_blind = big_blind
+        self.stacks = list(stacks)
+        self.bets = [0] * self.n
+        self.contributed = [0] * self.n
+        self.folded = [False] * self.n
+        self.all_in = [False] * self.n
+        self.acted = [False] * self.n
+        self.level = 0
+        self.last_raise = 0
+        self.raises = 0
+        self.street = 0
+        self.to_act: int | None = None
+
+    # -- snapshots -------------------------------------------------------------------------
+
+    def to_json(self) -> dict[str, object]:
+        """Every field, for equality checks and debugging (not a public view)."""
+        return {
+            "stacks": list(self.stacks),
+            "bets": list(self.bets),
+            "contributed": list(self.contributed),
+            "folded": list(self.folded),
+            "all_in": list(self.all_in),
+            "acted": list(self.acted),
+            "level": self.level,
+            "last_raise": self.last_raise,
+            "raises": self.raises,
+            "street": self.street,
+            "to_act": self.to_act,
+            "structure": self.structure.code,
+        }
+
+    # -- questions ---------------------------------------------------------------------------
+
+    @property
+    def pot(self) -> int:
+        """Every chip in the middle, this round's bets included."""
+        return sum(self.contributed)
+
+    def in_hand(self) -> list[int]:
+        """Seats that have not folded."""
+        return [i for i in range(self.n) if not self.folded[i]]
+
+    def can_bet_count(self) -> int:
+        """Seats still in the hand with chips behind (not all-in)."""
+        return sum(1 for i in range(self.n) if not self.folded[i] and not self.all_in[i])
+
+    def _others_with_chips(self, seat: int) -> bool:
+        # A plain loop: this runs several times per action and any() over a generator is slower.
+        for j in range(self.n):  # noqa: SIM110
+            if j != seat and not self.folded[j] and not self.all_in[j]:
+                return True
+        return False
+
+    def _target(self, seat: int) -> int:
+        """The bet this seat must reach: the level, or what opponents can still put in."""
+        if self._others_with_chips(seat):
+            return self.level
+        most = 0
+        for j in range(self.n):
+            if j != seat and not self.folded[j] and self.bets[j] > most:
+                most = self.bets[j]
+        return min(self.level, most)
+
+    def needs_action(self, seat: int) -> bool:
+        """Whether the round must wait for this seat."""
+        if self.folded[seat] or self.all_in[seat]:
+            return False
+        if not self._others_with_chips(seat):
+            return self.bets[seat] < self._target(seat)
+        return not self.acted[seat] or self.bets[seat] < self.level
+
+    def options(self, seat: int) -> Options:
+        """The seat's choices with exact amounts (whoever's turn it is)."""
+        bet = self.bets[seat]
+        stack = self.stacks[seat]
+        need = max(self._target(seat) - bet, 0)
+        call = min(need, stack)
+        min_to = max_to = full_to = None
+        if not self.acted[seat] and stack > need and self._others_with_chips(seat):
+            rng = self.structure.raise_range(
+                Wager(
+                    pot=self.pot,
+                    level=self.level,
+                    bet=bet,
+                    stack=stack,
+                    last_raise=self.last_raise,
+                    raises=self.raises,
+                    street=self.street,
+                    big_blind=self.big_blind,
+                )
+            )
+            if rng is not None:
+                lo, hi = rng
+                most = bet + stack
+                full_to = lo
+                min_to = min(lo, most)
+                max_to = min(hi, most)
+        return Options(
+            seat=seat,
+            pot=self.pot,
+            level=self.level,
+            bet=bet,
+            stack=stack,
+            call=call,
+            call_all_in=call == stack and call > 0,
+            min_to=min_to,
+            max_to=max_to,
+            full_to=full_to,
+        )
+
+    # -- doing -------------------------------------------------------------------------------
+
+    def post(self, seat: int, amount: int, *, live: bool = True) -> int:
+        """Post a forced bet (all-in for less if short); return the chips actually posted.
+
+        A live post (blind, bring-in) counts as a bet in the round and sets the level to its full
+        amount; a dead post (ante) goes straight into the pot.
+        """
+        paid = min(amount, self.stacks[seat])
+        self.stacks[seat] -= paid
+        self.contributed[seat] += paid
+        if live:
+            self.bets[seat] += paid
+            if amount > self.level:
+                self.last_raise = max(self.last_raise, amount - self.level)
+                self.level = amount
+        if self.stacks[seat] == 0:
+            self.all_in[seat] = True
+        return paid
+
+    def open_round(self, first: int, *, preflop: bool = False, raises: int | None = None) -> None:
+        """Start a betting round with ``first`` (or the next seat that can act) to act.
+
+        Before the first round the forced bets are already in: pass ``preflop=True`` to keep them.
+        ``raises`` overrides the count of full bets already made (fixed-limit caps).
+        """
+        if not preflop:
+            self.bets = [0] * self.n
+            self.level = 0
+            self.last_raise = 0
+            self.raises = 0
+            self.street += 1
+        else:
+            self.raises = 1 if self.level > 0 else 0
+        if raises is not None:
+            self.raises = raises
+        self.acted = [False] * self.n
+        self.to_act = self._next_from(first)
+
+    def _next_from(self, start: int) -> int | None:
+        for k in range(self.n):
+            seat = (start + k) % self.n
+            if self.needs_action(seat):
+                return seat
+        return None
+
+    def _after(self, seat: int) -> None:
+        self.acted[seat] = True
+        self.to_act = self._next_from(seat + 1)
+
+    def fold(self, seat: int) -> None:
+        self.folded[seat] = True
+        self._after(seat)
+
+    def check_or_call(self, seat: int) -> int:
+        """Check or call (all-in for less if short); return the chips put in."""
+        need = max(self._target(seat) - self.bets[seat], 0)
+        paid = min(need, self.stacks[seat])
+        self._move(seat, paid)
+        self._after(seat)
+        return paid
+
+    def bet_or_raise_to(self, seat: int, to: int) -> bool:
+        """Bet or raise to ``to`` (a total for the round); return whether it was a full raise.
+
+        Raises :class:`IllegalAction` if ``to`` is outside the seat's options.
+        """
+        opts = self.options(seat)
+        if opts.min_to is None or opts.max_to is None or opts.full_to is None:
+            raise IllegalAction(f"seat {seat} may not bet or raise now")
+        if not opts.min_to <= to <= opts.max_to:
+            raise IllegalAction(
+                f"seat {seat} may raise to between {opts.min_to} and {opts.max_to}, not {to}"
+            )
+        full = to >= opts.full_to
+        self._move(seat, to - self.bets[seat])
+        if full:
+            self.last_raise = to - self.level
+            self.raises += 1
+            for j in range(self.n):
+                self.acted[j] = False
+        if to > self.level:
+            self.level = to
+        self._after(seat)
+        return full
+
+    def _move(self, seat: int, chips: int) -> None:
+        self.stacks[seat] -= chips
+        self.bets[seat] += chips
+        self.contributed[seat] += chips
+        if self.stacks[seat] == 0:
+            self.all_in[seat] = True
+
+    def return_uncalled(self) -> tuple[int, int] | None:
+        """Give back the unmatched top of the largest contribution: ``(seat, chips)`` or None."""
+        top = uncalled(self.contributed)
+        if top is None:
+            return None
+        seat, chips = top
+        self.contributed[seat] -= chips
+        self.bets[seat] -= chips
+        self.stacks[seat] += chips
+        if self.stacks[seat] > 0:
+            self.all_in[seat] = False
+        return top

@@ -1,0 +1,391 @@
+"""The games, found by code, and the values every game shares.
+
+>>> get_variant("PP").name
+'Patch-Patch'
+
+Values are frozen dataclasses: :class:`HandSetup` (what a hand starts from), :class:`Action`
+(what a seat does, as the server hands it to the engine), :class:`LegalAction` (one option with
+its exact amount, for the bet panel), :class:`Event` (what happened, public information only) and
+the result types (:class:`HandResult`, :class:`PotResult`, :class:`BoardResult`,
+:class:`BoardWin`). Chips are ``int``; board and seat numbers are 0-based.
+
+Variants register here by code and are imported on first use, so a game module may import this
+one without a cycle.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal, overload
+
+from rules_engine.cards import Card, CardParseError, parse_cards
+from rules_engine.errors import MalformedAction, SetupError
+
+if TYPE_CHECKING:
+    from rules_engine.games.patchpatch import PatchPatch
+
+SPEEDS = ("slow", "medium", "fast")
+
+# code -> "module:Class"; imported lazily by get_variant.
+_REGISTRY: dict[str, str] = {
+    "PP": "rules_engine.games.patchpatch:PatchPatch",
+}
+
+
+@overload
+def get_variant(code: Literal["PP"]) -> type[PatchPatch]: ...
+@overload
+def get_variant(code: str) -> type[Any]: ...
+def get_variant(code: str) -> type[Any]:
+    """The game class registered under ``code`` ("PP" for Patch-Patch).
+
+    Raises :class:`SetupError` for an unknown code.
+    """
+    target = _REGISTRY.get(code)
+    if target is None:
+        known = ", ".join(sorted(_REGISTRY))
+        raise SetupError(f"unknown game {code!r}: the engine knows {known}")
+    module_name, _, cls_name = target.partition(":")
+    cls: type[Any] = getattr(importlib.import_module(module_name), cls_name)
+    return cls
+
+
+def variant_codes() -> tuple[str, ...]:
+    """Every registered game code."""
+    return tuple(sorted(_REGISTRY))
+
+
+def _cards_json(cards: tuple[Card, ...]) -> list[str]:
+    return [str(c) for c in cards]
+
+
+def _read_cards(value: object, what: str) -> tuple[Card, ...]:
+    if isinstance(value, str):
+        value = value.split()
+    if not isinstance(value, list | tuple) or not all(isinstance(v, str) for v in value):
+        raise MalformedAction(f"{what} must be a list of cards such as ['Ah', 'Td']")
+    try:
+        return tuple(Card.parse(v) for v in value)
+    except CardParseError as exc:
+        raise MalformedAction(f"{what}: {exc}") from None
+
+
+@dataclass(frozen=True, slots=True)
+class HandSetup:
+    """Everything a hand starts from.
+
+    ``stacks`` are in table seat order, clockwise; seats are numbered ``0..n-1`` in that order.
+    ``deck`` is an explicit deck order (top card first) or ``None`` to shuffle with the ``rng``
+    given to the game's ``start``. ``speed`` is ``slow``, ``medium`` or ``fast`` (the engine only
+    reports it: clocks live in the server). Rake needs ``public`` and a big blind of 20 or more.
+    With ``check_buy_in`` every stack must be a buy-in the game allows.
+    """
+
+    stacks: tuple[int, ...]
+    button: int
+    small_blind: int
+    big_blind: int
+    speed: str = "medium"
+    public: bool = False
+    deck: tuple[Card, ...] | None = None
+    check_buy_in: bool = False
+
+    def __post_init__(self) -> None:
+        # Accept lists from callers; store tuples so the value stays hashable and frozen.
+        if not isinstance(self.stacks, tuple):
+            object.__setattr__(self, "stacks", tuple(self.stacks))
+        if self.deck is not None and not isinstance(self.deck, tuple):
+            object.__setattr__(self, "deck", tuple(self.deck))
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "stacks": list(self.stacks),
+            "button": self.button,
+            "small_blind": self.small_blind,
+            "big_blind": self.big_blind,
+            "speed": self.speed,
+            "public": self.public,
+            "deck": None if self.deck is None else _cards_json(self.deck),
+            "check_buy_in": self.check_buy_in,
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> HandSetup:
+        try:
+            deck = data.get("deck")
+            return cls(
+                stacks=tuple(data["stacks"]),
+                button=data["button"],
+                small_blind=data["small_blind"],
+                big_blind=data["big_blind"],
+                speed=data.get("speed", "medium"),
+                public=bool(data.get("public", False)),
+                deck=None if deck is None else _read_cards(deck, "deck"),
+                check_buy_in=bool(data.get("check_buy_in", False)),
+            )
+        except (KeyError, TypeError) as exc:
+            raise SetupError(f"a hand setup needs stacks, button and blinds ({exc})") from None
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """One thing a seat does.
+
+    Betting: ``fold``, ``check``, ``call``, ``bet_pot``, ``raise_pot``, ``all_in`` (``amount`` is
+    optional; when given it must equal the amount :class:`LegalAction` shows). Arranging:
+    ``swap`` with ``cards=(a, b)``, ``arrange`` with ``order`` (all of the seat's cards) and
+    ``done``. ``timeout=True`` marks an action the server applied when a clock ran out.
+    """
+
+    seat: int
+    kind: str
+    amount: int | None = None
+    cards: tuple[Card, ...] = ()
+    order: tuple[Card, ...] = ()
+    timeout: bool = False
+
+    @classmethod
+    def swap(cls, seat: int, a: Card, b: Card) -> Action:
+        return cls(seat=seat, kind="swap", cards=(a, b))
+
+    @classmethod
+    def arrange(cls, seat: int, order: tuple[Card, ...]) -> Action:
+        return cls(seat=seat, kind="arrange", order=tuple(order))
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"seat": self.seat, "kind": self.kind}
+        if self.amount is not None:
+            out["amount"] = self.amount
+        if self.cards:
+            out["cards"] = _cards_json(self.cards)
+        if self.order:
+            out["order"] = _cards_json(self.order)
+        if self.timeout:
+            out["timeout"] = True
+        return out
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Action:
+        if not isinstance(data, Mapping) or "seat" not in data or "kind" not in data:
+            raise MalformedAction("an action needs a seat and a kind")
+        seat, kind, amount = data["seat"], data["kind"], data.get("amount")
+        if not isinstance(seat, int) or isinstance(seat, bool) or not isinstance(kind, str):
+            raise MalformedAction("an action's seat is a number and its kind a word")
+        if amount is not None and (not isinstance(amount, int) or isinstance(amount, bool)):
+            raise MalformedAction("an amount is a whole number of chips")
+        return cls(
+            seat=seat,
+            kind=kind,
+            amount=amount,
+            cards=_read_cards(data.get("cards", []), "cards"),
+            order=_read_cards(data.get("order", []), "order"),
+            timeout=bool(data.get("timeout", False)),
+        )
+
+    def __str__(self) -> str:
+        parts = [f"seat {self.seat}", self.kind]
+        if self.amount is not None:
+            parts.append(str(self.amount))
+        if self.cards:
+            parts.append(" ".join(map(str, self.cards)))
+        if self.order:
+            parts.append(" ".join(map(str, self.order)))
+        if self.timeout:
+            parts.append("(timeout)")
+        return " ".join(parts)
+
+
+_LABELS = {
+    "fold": "Fold",
+    "check": "Check",
+    "call": "Call {amount}",
+    "bet_pot": "Bet pot {amount}",
+    "raise_pot": "Raise to {amount}",
+    "all_in": "All-in {amount}",
+    "swap": "Swap",
+    "arrange": "Arrange",
+    "done": "Done",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class LegalAction:
+    """One option, exactly as the bet panel shows it.
+
+    ``amount`` is the number on the button: chips to call for ``call``; the bet for ``bet_pot``;
+    the raise-to total for ``raise_pot`` and ``all_in``; 0 for the rest. ``adds`` is the chips
+    the action takes from the stack, ``to`` the seat's bet in the round afterwards, ``all_in``
+    whether it empties the stack.
+    """
+
+    kind: str
+    amount: int = 0
+    to: int = 0
+    adds: int = 0
+    all_in: bool = False
+
+    @property
+    def label(self) -> str:
+        """English button text, e.g. ``Raise to 240`` (the site translates from ``kind``)."""
+        return _LABELS[self.kind].format(amount=self.amount)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "amount": self.amount,
+            "to": self.to,
+            "adds": self.adds,
+            "all_in": self.all_in,
+            "label": self.label,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Something that happened. Events carry public information only (board cards, cards shown
+    at showdown), so a server may broadcast them; a seat's own cards are in its view.
+
+    Kinds: ``blind``, ``deal`` (a seat got its cards), ``fold``, ``check``, ``call``, ``bet``,
+    ``raise``, ``all_in``, ``return`` (uncalled chips back), ``flop``/``turn``/``river`` (one per
+    board, ``board`` set), ``arrange`` (arrangement starts), ``swap``, ``done``, ``timeout``,
+    ``break``, ``street`` (a betting round starts, ``cards`` empty), ``show``, ``rake``, ``win``
+    (``board`` set when it is a board's share, ``amount`` chips), ``scoop``, ``hand_over``.
+    """
+
+    kind: str
+    seat: int | None = None
+    amount: int = 0
+    cards: tuple[Card, ...] = ()
+    board: int | None = None
+    pot: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind}
+        if self.seat is not None:
+            out["seat"] = self.seat
+        if self.amount:
+            out["amount"] = self.amount
+        if self.cards:
+            out["cards"] = _cards_json(self.cards)
+        if self.board is not None:
+            out["board"] = self.board
+        if self.pot is not None:
+            out["pot"] = self.pot
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class BoardWin:
+    """A seat's part of one board's share of one pot, with the five cards that won it."""
+
+    seat: int
+    amount: int
+    cards: tuple[Card, ...]
+    category: str
+    description: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat,
+            "amount": self.amount,
+            "cards": _cards_json(self.cards),
+            "category": self.category,
+            "description": self.description,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class BoardResult:
+    """One board's share of one pot and who took it (several winners: a split)."""
+
+    board: int
+    share: int
+    winners: tuple[BoardWin, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "board": self.board,
+            "share": self.share,
+            "winners": [w.to_json() for w in self.winners],
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class PotResult:
+    """A main or side pot: its chips, rake, who could win it and how it was shared.
+
+    ``boards`` is empty when the pot was won without a showdown (everyone else folded).
+    ``scoop`` is the seat that won every board of this pot alone, if any.
+    """
+
+    index: int
+    amount: int
+    rake: int
+    eligible: tuple[int, ...]
+    boards: tuple[BoardResult, ...]
+    payouts: tuple[int, ...]
+    scoop: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "index": self.index,
+            "amount": self.amount,
+            "rake": self.rake,
+            "eligible": list(self.eligible),
+            "boards": [b.to_json() for b in self.boards],
+            "payouts": list(self.payouts),
+            "scoop": self.scoop,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class HandResult:
+    """How a finished hand paid out. Every tuple is indexed by seat.
+
+    ``contributions`` are the chips each seat left in the pots (uncalled bets already returned,
+    see ``returned``); ``payouts`` what each collected from them; ``payouts`` plus ``rake`` equal
+    ``contributions`` in total. ``net = payouts - contributions``; ``stacks`` are the stacks
+    after the hand. ``scoop`` is the seat that won every board of every pot it played for, alone.
+    ``shown`` are the seats whose hands were revealed (empty without a showdown).
+    """
+
+    showdown: bool
+    pots: tuple[PotResult, ...]
+    contributions: tuple[int, ...]
+    returned: tuple[int, ...]
+    payouts: tuple[int, ...]
+    net: tuple[int, ...]
+    rake: int
+    stacks: tuple[int, ...]
+    scoop: int | None
+    shown: tuple[int, ...] = field(default=())
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        """Seats that collected chips from a pot."""
+        return tuple(i for i, p in enumerate(self.payouts) if p > 0)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "showdown": self.showdown,
+            "pots": [p.to_json() for p in self.pots],
+            "contributions": list(self.contributions),
+            "returned": list(self.returned),
+            "payouts": list(self.payouts),
+            "net": list(self.net),
+            "rake": self.rake,
+            "stacks": list(self.stacks),
+            "scoop": self.scoop,
+            "shown": list(self.shown),
+            "winners": list(self.winners),
+        }
+
+
+def parse_card_list(text: str) -> tuple[Card, ...]:
+    """Cards for an action, read like :func:`parse_cards` but raising :class:`MalformedAction`."""
+    try:
+        return parse_cards(text)
+    except CardParseError as exc:
+        raise MalformedAction(str(exc)) from None
