@@ -1,0 +1,64 @@
+"""Login throttling: after too many failed logins for one username or one address, wait a while.
+
+The failures live in Django's cache (LocMemCache per process by default, shared when a shared
+cache is configured). Each key keeps the times of its last ``LIMIT`` failures; once there are
+``LIMIT`` of them inside ``WINDOW`` seconds, logins for that key are refused until the oldest one
+is ``WINDOW`` seconds old. Keys are hashed so any username is a valid cache key.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+
+from django.core.cache import cache
+
+LIMIT = 5
+WINDOW = 15 * 60  # seconds
+
+
+def _now() -> float:
+    return time.time()
+
+
+def _key(kind: str, value: str) -> str:
+    digest = hashlib.sha256(value.encode("utf-8", "replace")).hexdigest()[:40]
+    return f"login-fail:{kind}:{digest}"
+
+
+def _keys(username: str, ip: str) -> list[str]:
+    keys = []
+    if username:
+        keys.append(_key("user", username.casefold()))
+    if ip:
+        keys.append(_key("ip", ip))
+    return keys
+
+
+def _recent(key: str, now: float) -> list[float]:
+    return [t for t in cache.get(key, []) if t > now - WINDOW]
+
+
+def retry_after(*, username: str, ip: str) -> int:
+    """Seconds until a login for this username from this address may be tried; 0 means now."""
+    now = _now()
+    wait = 0.0
+    for key in _keys(username, ip):
+        times = _recent(key, now)
+        if len(times) >= LIMIT:
+            wait = max(wait, times[-LIMIT] + WINDOW - now)
+    return int(wait) + 1 if wait > 0 else 0
+
+
+def record_failure(*, username: str, ip: str) -> None:
+    now = _now()
+    for key in _keys(username, ip):
+        times = (_recent(key, now) + [now])[-LIMIT:]
+        cache.set(key, times, WINDOW)
+
+
+def forget_failures(*, username: str) -> None:
+    """A successful login clears its username's count (not the address's: one address may be
+    trying many usernames)."""
+    if username:
+        cache.delete(_key("user", username.casefold()))

@@ -1,0 +1,114 @@
+"""Account pages: sign up, log in, log out, and the player's own page (bankroll and statement).
+
+Views only translate: parse a form, call one service, render or redirect.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
+from django.contrib.auth.decorators import login_required
+from django.db import transaction
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import redirect, render
+from django.utils import formats, timezone
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+from django.views.decorators.http import require_POST
+
+from club import services
+from club.forms import SignupForm, ThrottledAuthenticationForm
+from club.models import LedgerEntry
+
+STATEMENT_ROWS = 100
+
+
+def _chips(n: int) -> str:
+    return formats.number_format(n, force_grouping=True)
+
+
+def _safe_next(request: HttpRequest) -> str:
+    nxt = request.POST.get("next") or request.GET.get("next") or ""
+    if nxt and url_has_allowed_host_and_scheme(nxt, allowed_hosts={request.get_host()}, require_https=request.is_secure()):
+        return nxt
+    return ""
+
+
+def signup(request: HttpRequest) -> HttpResponse:
+    if request.user.is_authenticated:
+        return redirect("profile")
+    if request.method == "POST":
+        form = SignupForm(request.POST)
+        if form.is_valid():
+            with transaction.atomic():
+                user = form.save()
+                profile = services.profile_ensure(user=user, display_name=form.cleaned_data["display_name"])
+            login(request, user)
+            messages.success(
+                request,
+                _("Welcome, %(name)s! You have %(chips)s chips to play with.")
+                % {"name": profile.display_name, "chips": _chips(profile.bankroll)},
+            )
+            return redirect(_safe_next(request) or "lobby")
+    else:
+        form = SignupForm()
+    return render(
+        request, "club/signup.html",
+        {"form": form, "next": _safe_next(request), "starting_chips": services.STARTING_BANKROLL},
+    )
+
+
+class LoginView(auth_views.LoginView):
+    template_name = "registration/login.html"
+    authentication_form = ThrottledAuthenticationForm
+    redirect_authenticated_user = True
+    extra_context = {"starting_chips": services.STARTING_BANKROLL}
+
+    def form_invalid(self, form: ThrottledAuthenticationForm) -> HttpResponse:  # type: ignore[override]
+        response = super().form_invalid(form)
+        if form.throttled:
+            response.status_code = 429
+        return response
+
+
+@login_required
+def profile(request: HttpRequest) -> HttpResponse:
+    profile = services.profile_ensure(user=request.user)
+    entries = list(
+        LedgerEntry.objects.filter(user=request.user, account="bankroll").order_by("-id")[:STATEMENT_ROWS]
+    )
+    today = timezone.localdate()
+    can_top_up = profile.last_top_up != today and profile.bankroll < services.DAILY_TOP_UP_TO
+    return render(
+        request,
+        "club/profile.html",
+        {
+            "profile": profile,
+            "entries": entries,
+            "can_top_up": can_top_up,
+            "topped_up_today": profile.last_top_up == today,
+            "top_up_to": services.DAILY_TOP_UP_TO,
+        },
+    )
+
+
+@require_POST
+@login_required
+def top_up(request: HttpRequest) -> HttpResponseRedirect:
+    services.profile_ensure(user=request.user)
+    added = services.bankroll_top_up(user=request.user)
+    if added:
+        messages.success(
+            request,
+            ngettext("%(chips)s chip added to your bankroll.", "%(chips)s chips added to your bankroll.", added)
+            % {"chips": _chips(added)},
+        )
+    else:
+        messages.info(
+            request,
+            _("No top-up now: it comes once a day, when you have fewer than %(chips)s chips.")
+            % {"chips": _chips(services.DAILY_TOP_UP_TO)},
+        )
+    return redirect("profile")

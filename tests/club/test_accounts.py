@@ -1,0 +1,262 @@
+"""Sign up, log in, log out, login throttling, the account page and the daily top-up."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.cache import cache
+from django.urls import reverse
+
+from club import services, throttle
+from club.models import LedgerEntry, Profile
+
+pytestmark = pytest.mark.django_db
+
+GOOD_PASSWORD = "felt-river-7-queens"
+
+
+@pytest.fixture(autouse=True)
+def _fresh_cache():
+    cache.clear()  # login failures live in the cache
+    yield
+    cache.clear()
+
+
+def _signup(client, **overrides):
+    data = {"username": "dana", "display_name": "Dana R.", "password1": GOOD_PASSWORD, "password2": GOOD_PASSWORD}
+    data.update(overrides)
+    return client.post(reverse("signup"), data)
+
+
+def _user(username: str = "erez", password: str = GOOD_PASSWORD):
+    user = get_user_model().objects.create_user(username=username, password=password)
+    services.profile_ensure(user=user)
+    return user
+
+
+def _login(client, username: str, password: str, ip: str = "10.0.0.1"):
+    return client.post(reverse("login"), {"username": username, "password": password}, REMOTE_ADDR=ip)
+
+
+def _logged_in(client) -> bool:
+    return "_auth_user_id" in client.session
+
+
+# ---------------------------------------------------------------------------------------------
+# Sign-up
+
+
+def test_signup_page_has_the_four_fields(client) -> None:
+    body = client.get(reverse("signup")).content.decode()
+    for name in ("username", "display_name", "password1", "password2"):
+        assert f'name="{name}"' in body
+
+
+def test_signup_gives_starting_chips_and_a_grant_entry(client) -> None:
+    res = _signup(client)
+    assert res.status_code == 302
+    assert res["Location"] == reverse("lobby")
+    user = get_user_model().objects.get(username="dana")
+    profile = Profile.objects.get(user=user)
+    assert profile.display_name == "Dana R."
+    assert profile.bankroll == 20_000
+    entries = list(LedgerEntry.objects.filter(user=user))
+    assert [(e.kind, e.account, e.amount, e.balance_after) for e in entries] == [
+        (LedgerEntry.Kind.GRANT, "bankroll", 20_000, 20_000)
+    ]
+    assert _logged_in(client)
+    assert int(client.session["_auth_user_id"]) == user.pk
+
+
+@pytest.mark.parametrize(
+    ("overrides", "field"),
+    [
+        ({"password2": GOOD_PASSWORD + "x"}, "password2"),
+        ({"display_name": ""}, "display_name"),
+        ({"username": ""}, "username"),
+        ({"username": "bad name!"}, "username"),
+        ({"display_name": "x" * 41}, "display_name"),
+    ],
+)
+def test_signup_validation_errors(client, overrides, field) -> None:
+    res = _signup(client, **overrides)
+    assert res.status_code == 200
+    assert res.context["form"].errors.get(field)
+    assert not get_user_model().objects.exists()
+    assert not LedgerEntry.objects.exists()
+    assert not _logged_in(client)
+
+
+def test_signup_refuses_a_taken_username_in_any_case(client) -> None:
+    _user("Dana")
+    res = _signup(client, username="dana")
+    assert res.status_code == 200
+    assert res.context["form"].errors["username"]
+    assert get_user_model().objects.count() == 1
+
+
+@pytest.mark.parametrize("password", ["12345678", "password", "short7", "dana-dana", "98765432101"])
+def test_signup_refuses_weak_passwords(client, password) -> None:
+    res = _signup(client, username="dana-dana", password1=password, password2=password)
+    assert res.status_code == 200
+    assert res.context["form"].errors["password2"]
+    assert not get_user_model().objects.exists()
+    assert not Profile.objects.exists()
+
+
+def test_signup_redirects_to_a_safe_next_only(client) -> None:
+    res = client.post(reverse("signup") + "?next=/hand/", {
+        "username": "dana", "display_name": "Dana", "password1": GOOD_PASSWORD, "password2": GOOD_PASSWORD,
+    })
+    assert res["Location"] == "/hand/"
+    client.post(reverse("logout"))
+    res = client.post(reverse("signup") + "?next=https://evil.example/", {
+        "username": "dana2", "display_name": "Dana", "password1": GOOD_PASSWORD, "password2": GOOD_PASSWORD,
+    })
+    assert res["Location"] == reverse("lobby")
+
+
+# ---------------------------------------------------------------------------------------------
+# Log in and out
+
+
+def test_login_and_logout(client) -> None:
+    _user()
+    assert "Log in" in client.get(reverse("login")).content.decode()
+    res = _login(client, "erez", GOOD_PASSWORD)
+    assert res.status_code == 302
+    assert _logged_in(client)
+    assert client.get(reverse("profile")).status_code == 200
+    # Logging out is a POST (a link or an image tag cannot log anyone out).
+    assert client.get(reverse("logout")).status_code == 405
+    assert _logged_in(client)
+    res = client.post(reverse("logout"))
+    assert res.status_code == 302
+    assert not _logged_in(client)
+
+
+def test_wrong_password_is_refused(client) -> None:
+    _user()
+    res = _login(client, "erez", "not-the-password")
+    assert res.status_code == 200
+    assert res.context["form"].errors
+    assert not _logged_in(client)
+
+
+def test_login_goes_to_next(client) -> None:
+    _user()
+    res = client.post(reverse("login"), {"username": "erez", "password": GOOD_PASSWORD, "next": "/lobby/"})
+    assert res["Location"] == "/lobby/"
+
+
+# ---------------------------------------------------------------------------------------------
+# Throttling
+
+
+def test_five_failures_for_a_username_lock_it_even_from_other_addresses(client) -> None:
+    _user()
+    for i in range(throttle.LIMIT):
+        res = _login(client, "erez", f"wrong-{i}", ip=f"10.0.1.{i}")
+        assert res.status_code == 200
+    # The right password now is refused too, from yet another address, with a clear message.
+    res = _login(client, "erez", GOOD_PASSWORD, ip="10.9.9.9")
+    assert res.status_code == 429
+    assert "Too many failed logins" in res.content.decode()
+    assert not _logged_in(client)
+    # Another username from another address is not affected.
+    _user("farah")
+    assert _login(client, "farah", GOOD_PASSWORD, ip="10.8.8.8").status_code == 302
+
+
+def test_five_failures_from_an_address_lock_that_address(client) -> None:
+    _user()
+    for i in range(throttle.LIMIT):
+        _login(client, f"guess{i}", "whatever", ip="10.0.2.1")
+    res = _login(client, "erez", GOOD_PASSWORD, ip="10.0.2.1")
+    assert res.status_code == 429
+    assert not _logged_in(client)
+    assert _login(client, "erez", GOOD_PASSWORD, ip="10.0.2.2").status_code == 302
+
+
+def test_the_lock_lifts_after_the_window(client, monkeypatch) -> None:
+    _user()
+    now = [1_000_000.0]
+    monkeypatch.setattr(throttle, "_now", lambda: now[0])
+    for i in range(throttle.LIMIT):
+        _login(client, "erez", f"wrong-{i}")
+        now[0] += 10
+    res = _login(client, "erez", GOOD_PASSWORD)
+    assert res.status_code == 429
+    assert "15 minutes" in res.content.decode()
+    now[0] += throttle.WINDOW - 60  # the first failure is not yet 15 minutes old
+    assert _login(client, "erez", GOOD_PASSWORD).status_code == 429
+    now[0] += 60
+    assert _login(client, "erez", GOOD_PASSWORD).status_code == 302
+
+
+def test_four_failures_then_success_starts_the_count_again(client) -> None:
+    _user()
+    for i in range(throttle.LIMIT - 1):
+        _login(client, "erez", f"wrong-{i}", ip=f"10.0.3.{i}")
+    assert _login(client, "erez", GOOD_PASSWORD, ip="10.0.3.9").status_code == 302
+    client.post(reverse("logout"))
+    for i in range(throttle.LIMIT - 1):
+        _login(client, "erez", f"wrong-again-{i}", ip=f"10.0.4.{i}")
+    assert _login(client, "erez", GOOD_PASSWORD, ip="10.0.4.9").status_code == 302
+
+
+# ---------------------------------------------------------------------------------------------
+# The account page and the daily top-up
+
+
+def test_profile_needs_a_login(client) -> None:
+    res = client.get(reverse("profile"))
+    assert res.status_code == 302
+    assert res["Location"].startswith(reverse("login"))
+
+
+def test_profile_shows_bankroll_and_only_bankroll_entries(client) -> None:
+    user = _user()
+    services.bankroll_to_table(user=user, amount=1_500, table_id=77)
+    client.force_login(user)
+    res = client.get(reverse("profile"))
+    assert res.status_code == 200
+    assert res.context["profile"].bankroll == 18_500
+    entries = res.context["entries"]
+    assert [(e.kind, e.amount) for e in entries] == [("buy_in", -1_500), ("grant", 20_000)]
+    assert all(e.account == "bankroll" for e in entries)
+    body = res.content.decode()
+    assert "18,500" in body
+    assert "Starting chips" in body
+
+
+def test_top_up_once_a_day(client) -> None:
+    user = _user()
+    client.force_login(user)
+    # Above the top-up level nothing happens.
+    res = client.post(reverse("top_up"), follow=True)
+    assert Profile.objects.get(user=user).bankroll == 20_000
+    assert "No top-up now" in res.content.decode()
+
+    services.bankroll_to_table(user=user, amount=19_000, table_id=5)
+    res = client.post(reverse("top_up"), follow=True)
+    profile = Profile.objects.get(user=user)
+    assert profile.bankroll == services.DAILY_TOP_UP_TO
+    top_ups = list(LedgerEntry.objects.filter(user=user, kind=LedgerEntry.Kind.TOP_UP))
+    assert [(e.amount, e.balance_after) for e in top_ups] == [(4_000, 5_000)]
+    assert "4,000 chips added" in res.content.decode()
+
+    # Lose some again: the same day brings nothing more.
+    services.bankroll_to_table(user=user, amount=4_000, table_id=5)
+    client.post(reverse("top_up"))
+    assert Profile.objects.get(user=user).bankroll == 1_000
+    assert LedgerEntry.objects.filter(user=user, kind=LedgerEntry.Kind.TOP_UP).count() == 1
+    # The next day it comes back (the service takes the date; the view uses today's).
+    assert services.bankroll_top_up(user=user, today=profile.last_top_up + dt.timedelta(days=1)) == 4_000
+
+
+def test_top_up_is_post_only(client) -> None:
+    client.force_login(_user())
+    assert client.get(reverse("top_up")).status_code == 405
