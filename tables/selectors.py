@@ -4,8 +4,8 @@ import secrets
 from dataclasses import dataclass
 from typing import Any
 
-from django.utils.translation import gettext_lazy as _
 from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy as _
 
 
 @dataclass(frozen=True)
@@ -135,3 +135,20 @@ def table_context(*, table_id: int, user: Any) -> dict[str, Any] | None:
 def _display_name(user: Any) -> str:
     profile = getattr(user, "profile", None)
     return (profile.display_name if profile and profile.display_name else user.get_username())[:40]
+
+
+def private_tables_for(*, user: Any) -> list[Any]:
+    """The private tables a player created or sits at, for their lobby (invite links are secret,
+    so the lobby is how a creator finds their table again)."""
+    from django.db.models import Count, Q
+
+    from tables.models import Seat, Table
+
+    if user is None or not user.is_authenticated:
+        return []
+    seated = Seat.objects.filter(user=user).values("table_id")
+    return list(
+        Table.objects.exclude(status="closed").filter(is_public=False)
+        .filter(Q(created_by=user) | Q(id__in=seated))
+        .annotate(taken=Count("seats")).order_by("-id")
+    )

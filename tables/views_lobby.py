@@ -1,0 +1,278 @@
+"""The lobby, the new-table form, the table page's access check, and sitting down / standing up.
+
+Views only translate: parse a form, call one service or selector, render or redirect. A private
+table is a 404 to anyone who may not watch it, exactly like a table that does not exist.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import urlencode
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.contrib.sessions.backends.base import SessionBase
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils import formats
+from django.utils.cache import patch_vary_headers
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_POST
+
+from club.models import Profile
+from tables import selectors, services
+from tables.models import STAKES_LADDER, Seat, Table
+
+INVITED_KEY = "invited_tables"
+INVITED_KEEP = 50  # the most recent invitations a session remembers
+DEFAULT_BUY_IN_BB = 100
+
+
+def _chips(n: int) -> str:
+    return formats.number_format(n, force_grouping=True)
+
+
+# ---------------------------------------------------------------------------------------------
+# Lobby
+
+
+LOBBY_LIST_TARGET = "lobby-list"
+TABLE_TARGET = "table-root"
+
+
+def _htmx_target(request: HttpRequest) -> str | None:
+    htmx = getattr(request, "htmx", None)
+    return htmx.target if htmx else None
+
+
+def lobby(request: HttpRequest) -> HttpResponse:
+    """The lobby page; the htmx refresh of the list (``HX-Target: lobby-list``) gets only the list."""
+    names = {g.code: g.name for g in selectors.game_catalogue()}
+    tables = selectors.lobby_tables()
+    mine = selectors.private_tables_for(user=request.user)
+    for t in [*tables, *mine]:
+        t.game_name = names.get(t.game, t.game)
+    context = {"tables": tables, "my_private": mine}
+    partial = _htmx_target(request) == LOBBY_LIST_TARGET
+    template = "lobby.html#lobby-list" if partial else "lobby.html"
+    response = render(request, template, context)
+    patch_vary_headers(response, ("HX-Request",))
+    return response
+
+
+# ---------------------------------------------------------------------------------------------
+# New table
+
+
+class TableForm(forms.Form):
+    VISIBILITY = (("public", gettext_lazy("Public: listed in the lobby")),
+                  ("private", gettext_lazy("Private: only people with the invite link")))
+
+    name = forms.CharField(label=gettext_lazy("Table name"), max_length=60)
+    stakes = forms.ChoiceField(
+        label=gettext_lazy("Stakes (small blind / big blind)"),
+        choices=[(f"{sb}-{bb}", f"{sb} / {bb}") for sb, bb in STAKES_LADDER],
+        required=False,
+    )
+    small_blind = forms.IntegerField(label=gettext_lazy("Small blind"), min_value=1, max_value=1_000_000, required=False)
+    big_blind = forms.IntegerField(label=gettext_lazy("Big blind"), min_value=2, max_value=2_000_000, required=False)
+    speed = forms.ChoiceField(label=gettext_lazy("Speed"), choices=Table.Speed.choices, initial="medium",
+                              widget=forms.RadioSelect)
+    max_seats = forms.TypedChoiceField(
+        label=gettext_lazy("Seats"), coerce=int, initial=3, widget=forms.RadioSelect,
+        choices=((2, gettext_lazy("2 players")), (3, gettext_lazy("3 players"))),
+    )
+    visibility = forms.ChoiceField(label=gettext_lazy("Who can join"), choices=VISIBILITY, initial="public",
+                                   widget=forms.RadioSelect)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        public = data.get("visibility") == "public"
+        sb, bb = data.get("small_blind"), data.get("big_blind")
+        if sb is not None or bb is not None:
+            # Own blinds: both are needed, and public tables still play the ladder.
+            if sb is None or bb is None:
+                raise forms.ValidationError(_("Give both the small and the big blind."))
+            if sb >= bb:
+                raise forms.ValidationError(_("The small blind must be smaller than the big blind."))
+            if public and (sb, bb) not in STAKES_LADDER:
+                raise forms.ValidationError(
+                    _("Public tables play the stakes ladder (%(ladder)s). Pick one, or make the table private.")
+                    % {"ladder": ", ".join(f"{s}/{b}" for s, b in STAKES_LADDER)}
+                )
+            data["blinds"] = (sb, bb)
+        elif data.get("stakes"):
+            small, big = data["stakes"].split("-")
+            data["blinds"] = (int(small), int(big))
+        elif "stakes" not in self.errors:
+            self.add_error("stakes", _("Choose the stakes."))
+        return data
+
+    @property
+    def custom_blinds_used(self) -> bool:
+        return bool(self.data.get("small_blind") or self.data.get("big_blind"))
+
+
+@login_required
+def table_new(request: HttpRequest) -> HttpResponse:
+    if request.method == "POST":
+        form = TableForm(request.POST)
+        if form.is_valid():
+            data = form.cleaned_data
+            small_blind, big_blind = data["blinds"]
+            try:
+                table = services.table_create(
+                    creator=request.user, name=data["name"], small_blind=small_blind, big_blind=big_blind,
+                    speed=data["speed"], max_seats=data["max_seats"], is_public=data["visibility"] == "public",
+                )
+            except services.TableError as exc:
+                form.add_error(None, str(exc))
+            else:
+                if table.is_public:
+                    return redirect("table", table_id=table.id)
+                return redirect("table_invite", table_id=table.id)
+    else:
+        form = TableForm()
+    return render(request, "tables/table_new.html", {"form": form})
+
+
+def _invite_url(request: HttpRequest, table: Table) -> str:
+    path = reverse("table", kwargs={"table_id": table.id}) + "?" + urlencode({"invite": table.invite_code})
+    return request.build_absolute_uri(path)
+
+
+@login_required
+def table_invite(request: HttpRequest, table_id: int) -> HttpResponse:
+    """The secret link of a private table, shown to the player who created it."""
+    table = Table.objects.filter(id=table_id, is_public=False, created_by=request.user).first()
+    if table is None:
+        raise Http404
+    return render(request, "tables/table_invite.html", {"table": table, "invite_url": _invite_url(request, table)})
+
+
+# ---------------------------------------------------------------------------------------------
+# The table page and its seats
+
+
+def _invited(session: SessionBase) -> list[int]:
+    raw = session.get(INVITED_KEY, [])
+    return [t for t in raw if isinstance(t, int)] if isinstance(raw, list) else []
+
+
+def _may_watch(request: HttpRequest, table_id: int) -> bool:
+    return selectors.can_watch(table_id=table_id, user=request.user, invited_tables=_invited(request.session))
+
+
+def _table_url(table_id: int) -> str:
+    return reverse("table", kwargs={"table_id": table_id})
+
+
+def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
+    invite = request.GET.get("invite", "")[:64]
+    if invite:
+        table = Table.objects.filter(id=table_id).only("is_public").first()
+        # Checked without the user: the link itself must be right for this table.
+        if table is not None and not table.is_public and selectors.can_watch(table_id=table_id, user=None, invite_code=invite):
+            invited = [t for t in _invited(request.session) if t != table_id] + [table_id]
+            request.session[INVITED_KEY] = invited[-INVITED_KEEP:]
+            # The session remembers the invitation (the websocket reads it from there), so the
+            # secret leaves the address bar and never reaches another site in a Referer header.
+            return redirect(_table_url(table_id))
+    if not _may_watch(request, table_id):
+        raise Http404
+    context = selectors.table_context(table_id=table_id, user=request.user)
+    if context is None:
+        raise Http404
+    table = context["table"]
+    context["ws_url"] = f"/ws/tables/{table.id}/"
+    context.update(_buy_in_context(request, table))
+    if not table.is_public and request.user.is_authenticated and table.created_by_id == request.user.pk:
+        context["invite_url"] = _invite_url(request, table)
+    template = "table.html#table" if _htmx_target(request) == TABLE_TARGET else "table.html"
+    response = render(request, template, context)
+    patch_vary_headers(response, ("HX-Request",))
+    return response
+
+
+def _buy_in_context(request: HttpRequest, table: Table) -> dict[str, Any]:
+    low, high = table.min_buy_in_bb * table.big_blind, table.max_buy_in_bb * table.big_blind
+    bankroll = None
+    if request.user.is_authenticated:
+        bankroll = Profile.objects.filter(user=request.user).values_list("bankroll", flat=True).first()
+    default = DEFAULT_BUY_IN_BB * table.big_blind
+    if bankroll is not None:
+        default = min(default, bankroll)
+    default = max(low, min(high, default))
+    return {
+        "bankroll": bankroll,
+        "buy_in": {"min": low, "max": high, "default": default,
+                   "affordable": bankroll is None or bankroll >= low},
+    }
+
+
+class SitForm(forms.Form):
+    buy_in = forms.IntegerField(label=gettext_lazy("Buy-in"))
+    seat = forms.IntegerField(required=False, min_value=0, max_value=9)
+
+
+def _login_then(table_id: int) -> HttpResponseRedirect:
+    return redirect(f"{reverse('login')}?{urlencode({'next': _table_url(table_id)})}")
+
+
+@require_POST
+def table_sit(request: HttpRequest, table_id: int) -> HttpResponseRedirect:
+    if not request.user.is_authenticated:
+        return _login_then(table_id)
+    if not _may_watch(request, table_id):
+        raise Http404
+    table = Table.objects.get(id=table_id)
+    form = SitForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Enter your buy-in as a whole number of chips."))
+        return redirect(_table_url(table_id))
+    buy_in = form.cleaned_data["buy_in"]
+    info = _buy_in_context(request, table)
+    low, high = info["buy_in"]["min"], info["buy_in"]["max"]
+    bankroll = info["bankroll"]
+    # The service checks all of this again under the table lock; checking here first gives the
+    # player the reason in their own language.
+    if not low <= buy_in <= high:
+        messages.error(request, _("The buy-in at this table is between %(low)s and %(high)s chips.")
+                       % {"low": _chips(low), "high": _chips(high)})
+        return redirect(_table_url(table_id))
+    if bankroll is not None and buy_in > bankroll:
+        messages.error(request, _("You have %(bankroll)s chips in your bankroll; the buy-in was %(buy_in)s.")
+                       % {"bankroll": _chips(bankroll), "buy_in": _chips(buy_in)})
+        return redirect(_table_url(table_id))
+    try:
+        services.table_take_seat(table_id=table_id, user=request.user, buy_in=buy_in,
+                                 seat_no=form.cleaned_data.get("seat"))
+    except services.TableError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(request, _("You sat down with %(chips)s chips.") % {"chips": _chips(buy_in)})
+    return redirect(_table_url(table_id))
+
+
+@require_POST
+def table_leave(request: HttpRequest, table_id: int) -> HttpResponseRedirect:
+    if not request.user.is_authenticated:
+        return _login_then(table_id)
+    if not _may_watch(request, table_id):
+        raise Http404
+    seat = Seat.objects.filter(table_id=table_id, user=request.user).first()
+    try:
+        services.table_leave_seat(table_id=table_id, user=request.user)
+    except services.TableError as exc:
+        messages.error(request, str(exc))
+        return redirect(_table_url(table_id))
+    if seat is None or Seat.objects.filter(id=seat.id).exists():
+        messages.info(request, _("You will stand up when this hand ends; your chips then go back to your bankroll."))
+        return redirect(_table_url(table_id))
+    messages.success(request, _("You stood up; %(chips)s chips are back in your bankroll.") % {"chips": _chips(seat.stack)})
+    if _may_watch(request, table_id):
+        return redirect(_table_url(table_id))
+    return redirect("lobby")

@@ -1,0 +1,360 @@
+"""The lobby, the new-table form, private invitations, and sitting down / standing up by form."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.test import Client
+from django.urls import reverse
+
+from club.models import LedgerEntry, Profile
+from club.services import profile_ensure
+from tables import services
+from tables.models import Seat, Table
+
+pytestmark = pytest.mark.django_db
+
+
+def _user(name: str):
+    user = get_user_model().objects.create_user(username=name, password="pw-" + name + "-lobby-2024")
+    profile_ensure(user=user, display_name=name.title())
+    return user
+
+
+def _client_for(user) -> Client:
+    c = Client()
+    c.force_login(user)
+    return c
+
+
+def _table(creator=None, **kwargs) -> Table:
+    opts = {"name": "Felt One", "small_blind": 5, "big_blind": 10, "max_seats": 3, "is_public": True}
+    opts.update(kwargs)
+    return services.table_create(creator=creator, **opts)
+
+
+def _messages(res) -> list[str]:
+    return [str(m) for m in res.context["messages"]]
+
+
+def _new_table_data(**overrides):
+    data = {"name": "Kitchen", "stakes": "10-20", "small_blind": "", "big_blind": "", "speed": "fast",
+            "max_seats": "2", "visibility": "public"}
+    data.update(overrides)
+    return data
+
+
+# ---------------------------------------------------------------------------------------------
+# Lobby
+
+
+def test_lobby_lists_public_tables_not_private_ones(client) -> None:
+    owner = _user("olga")
+    public = _table(name="Open Felt", small_blind=10, big_blind=20, speed="fast", max_seats=2)
+    private = _table(owner, name="Secret Kitchen", is_public=False, small_blind=3, big_blind=6)
+    res = client.get(reverse("lobby"))
+    assert res.status_code == 200
+    body = res.content.decode()
+    assert "Open Felt" in body
+    assert reverse("table", kwargs={"table_id": public.id}) in body
+    assert "10 / 20" in body and "Fast" in body and "0 of 2 seats" in body and "Patch-Patch" in body
+    assert "Secret Kitchen" not in body
+    assert reverse("table", kwargs={"table_id": private.id}) not in body
+    assert private.invite_code not in body
+
+
+def test_lobby_shows_the_creator_their_private_tables(client) -> None:
+    owner = _user("olga")
+    private = _table(owner, name="Secret Kitchen", is_public=False, small_blind=3, big_blind=6)
+    body = _client_for(owner).get(reverse("lobby")).content.decode()
+    assert "Secret Kitchen" in body
+    assert reverse("table_invite", kwargs={"table_id": private.id}) in body
+    assert "Secret Kitchen" not in _client_for(_user("stan")).get(reverse("lobby")).content.decode()
+
+
+def test_lobby_counts_seats_and_hides_closed_tables(client) -> None:
+    table = _table(name="Busy")
+    _table(name="Gone").__class__.objects.filter(name="Gone").update(status="closed")
+    services.table_take_seat(table_id=table.id, user=_user("ann"), buy_in=500)
+    body = client.get(reverse("lobby")).content.decode()
+    assert "1 of 3 seats" in body
+    assert "Gone" not in body
+
+
+def test_lobby_htmx_refresh_gets_only_the_list(client) -> None:
+    _table(name="Open Felt")
+    res = client.get(reverse("lobby"), HTTP_HX_REQUEST="true", HTTP_HX_TARGET="lobby-list")
+    body = res.content.decode()
+    assert res.status_code == 200
+    assert body.lstrip().startswith('<div id="lobby-list"')
+    assert "<html" not in body and "Open Felt" in body
+    assert 'hx-trigger="refresh, every 15s"' in body
+    assert "HX-Request" in res["Vary"]
+    # An htmx navigation to the whole page (the top bar's links) still gets the whole page.
+    full = client.get(reverse("lobby"), HTTP_HX_REQUEST="true", HTTP_HX_TARGET="").content.decode()
+    assert "<html" in full and "lobby.js" in full
+
+
+# ---------------------------------------------------------------------------------------------
+# New table
+
+
+def test_new_table_needs_a_login(client) -> None:
+    res = client.get(reverse("table_new"))
+    assert res.status_code == 302
+    assert res["Location"].startswith(reverse("login"))
+    client.post(reverse("table_new"), _new_table_data())
+    assert not Table.objects.exists()
+
+
+def test_new_public_table_goes_to_its_page(client) -> None:
+    c = _client_for(_user("olga"))
+    res = c.post(reverse("table_new"), _new_table_data())
+    table = Table.objects.get()
+    assert res.status_code == 302
+    assert res["Location"] == reverse("table", kwargs={"table_id": table.id})
+    assert (table.name, table.small_blind, table.big_blind, table.speed, table.max_seats, table.is_public) == (
+        "Kitchen", 10, 20, "fast", 2, True)
+    assert table.created_by.username == "olga"
+
+
+@pytest.mark.parametrize(
+    ("overrides", "where"),
+    [
+        ({"name": ""}, "name"),
+        ({"name": "x" * 61}, "name"),
+        ({"stakes": "7-14"}, "stakes"),  # not a ladder choice at all
+        ({"stakes": ""}, "stakes"),
+        ({"max_seats": "4"}, "max_seats"),
+        ({"speed": "glacial"}, "speed"),
+        ({"visibility": "secret"}, "visibility"),
+        ({"small_blind": "7", "big_blind": "14"}, "__all__"),  # public tables keep the ladder
+        ({"small_blind": "20", "big_blind": "10", "visibility": "private"}, "__all__"),
+        ({"small_blind": "5", "visibility": "private"}, "__all__"),
+        ({"small_blind": "-5", "big_blind": "10", "visibility": "private"}, "small_blind"),
+    ],
+)
+def test_new_table_validation(overrides, where) -> None:
+    c = _client_for(_user("olga"))
+    res = c.post(reverse("table_new"), _new_table_data(**overrides))
+    assert res.status_code == 200
+    assert res.context["form"].errors.get(where), res.context["form"].errors
+    assert not Table.objects.exists()
+
+
+def test_public_custom_blinds_error_names_the_ladder() -> None:
+    c = _client_for(_user("olga"))
+    res = c.post(reverse("table_new"), _new_table_data(small_blind="7", big_blind="14"))
+    body = res.content.decode()
+    assert "stakes ladder" in body and "5/10" in body
+    assert 'value="7"' in body  # what was typed stays in the form
+
+
+def test_public_custom_blinds_on_the_ladder_are_fine() -> None:
+    c = _client_for(_user("olga"))
+    c.post(reverse("table_new"), _new_table_data(small_blind="25", big_blind="50"))
+    assert Table.objects.get().big_blind == 50
+
+
+def test_service_refusals_show_on_the_form(monkeypatch) -> None:
+    def refuse(**kwargs):
+        raise services.TableError("the club is closed tonight")
+
+    monkeypatch.setattr(services, "table_create", refuse)
+    res = _client_for(_user("olga")).post(reverse("table_new"), _new_table_data())
+    assert res.status_code == 200
+    assert "the club is closed tonight" in res.content.decode()
+
+
+# ---------------------------------------------------------------------------------------------
+# Private tables and invitations
+
+
+def _private_table_by_form(owner) -> Table:
+    c = _client_for(owner)
+    res = c.post(reverse("table_new"), _new_table_data(visibility="private", small_blind="3", big_blind="6", stakes=""))
+    table = Table.objects.get()
+    assert res["Location"] == reverse("table_invite", kwargs={"table_id": table.id})
+    assert (table.is_public, table.small_blind, table.big_blind) == (False, 3, 6)
+    return table
+
+
+def test_private_invite_link_lets_a_friend_in_and_a_stranger_gets_404() -> None:
+    owner, friend, stranger = _user("olga"), _user("fred"), _user("stan")
+    table = _private_table_by_form(owner)
+    page = reverse("table", kwargs={"table_id": table.id})
+
+    invite_page = _client_for(owner).get(reverse("table_invite", kwargs={"table_id": table.id}))
+    link = invite_page.context["invite_url"]
+    assert link == f"http://testserver{page}?invite={table.invite_code}"
+    assert link in invite_page.content.decode()
+    assert _client_for(owner).get(page).status_code == 200
+
+    f = _client_for(friend)
+    assert f.get(page).status_code == 404
+    res = f.get(link)
+    # The session remembers the invitation and the secret leaves the address bar.
+    assert res.status_code == 302 and res["Location"] == page
+    assert f.session["invited_tables"] == [table.id]
+    res = f.get(page)
+    assert res.status_code == 200
+    assert res.context["ws_url"] == f"/ws/tables/{table.id}/"
+    assert "invite_url" not in res.context  # only the creator is shown the link
+
+    s = _client_for(stranger)
+    assert s.get(page).status_code == 404
+    assert s.get(f"{page}?invite=not-the-code").status_code == 404
+    assert s.get(reverse("table_invite", kwargs={"table_id": table.id})).status_code == 404
+    assert "invited_tables" not in s.session
+    # A private table looks exactly like a missing one.
+    assert s.get(reverse("table", kwargs={"table_id": table.id + 100})).status_code == 404
+
+
+def test_an_invitation_for_one_table_opens_no_other(client) -> None:
+    owner = _user("olga")
+    first = _table(owner, name="First", is_public=False)
+    second = _table(owner, name="Second", is_public=False)
+    res = client.get(reverse("table", kwargs={"table_id": second.id}) + f"?invite={first.invite_code}")
+    assert res.status_code == 404
+    client.get(reverse("table", kwargs={"table_id": first.id}) + f"?invite={first.invite_code}")
+    assert client.get(reverse("table", kwargs={"table_id": first.id})).status_code == 200
+    assert client.get(reverse("table", kwargs={"table_id": second.id})).status_code == 404
+
+
+def test_public_table_page_is_open_to_anyone(client) -> None:
+    table = _table()
+    res = client.get(reverse("table", kwargs={"table_id": table.id}))
+    assert res.status_code == 200
+    assert res.context["ws_url"] == f"/ws/tables/{table.id}/"
+    assert res.context["buy_in"] == {"min": 50, "max": 1500, "default": 1000, "affordable": True}
+
+
+def test_default_buy_in_is_clipped_to_the_bankroll(client) -> None:
+    from club.services import bankroll_to_table
+
+    user = _user("pat")
+    bankroll_to_table(user=user, amount=19_300, table_id=999)  # 700 left
+    table = _table()
+    res = _client_for(user).get(reverse("table", kwargs={"table_id": table.id}))
+    assert res.context["bankroll"] == 700
+    assert res.context["buy_in"]["default"] == 700
+
+
+# ---------------------------------------------------------------------------------------------
+# Sitting down and standing up
+
+
+def _bankroll(user) -> int:
+    return Profile.objects.get(user=user).bankroll
+
+
+@pytest.mark.parametrize(
+    ("buy_in", "message"),
+    [
+        ("49", "between 50 and 1,500 chips"),
+        ("1501", "between 50 and 1,500 chips"),
+        ("", "whole number of chips"),
+        ("ten", "whole number of chips"),
+        ("100.5", "whole number of chips"),
+    ],
+)
+def test_sit_with_a_bad_buy_in_shows_an_error_and_moves_no_chips(buy_in, message) -> None:
+    user = _user("ann")
+    table = _table()
+    c = _client_for(user)
+    res = c.post(reverse("table_sit", kwargs={"table_id": table.id}), {"buy_in": buy_in}, follow=True)
+    assert res.redirect_chain[-1][0] == reverse("table", kwargs={"table_id": table.id})
+    assert any(message in m for m in _messages(res)), _messages(res)
+    assert message in res.content.decode()
+    assert _bankroll(user) == 20_000
+    assert not Seat.objects.exists()
+    assert list(LedgerEntry.objects.filter(user=user).values_list("kind", flat=True)) == ["grant"]
+
+
+def test_sit_with_more_than_the_bankroll_is_refused() -> None:
+    from club.services import bankroll_to_table
+
+    user = _user("ann")
+    bankroll_to_table(user=user, amount=19_900, table_id=999)  # 100 left
+    table = _table()
+    res = _client_for(user).post(reverse("table_sit", kwargs={"table_id": table.id}), {"buy_in": "500"}, follow=True)
+    assert any("You have 100 chips" in m for m in _messages(res))
+    assert _bankroll(user) == 100
+    assert not Seat.objects.exists()
+
+
+def test_sit_then_leave_returns_exact_chips_with_ledger_entries() -> None:
+    user = _user("ann")
+    table = _table()
+    c = _client_for(user)
+    res = c.post(reverse("table_sit", kwargs={"table_id": table.id}), {"buy_in": "737"}, follow=True)
+    assert any("737 chips" in m for m in _messages(res))
+    seat = Seat.objects.get(table=table, user=user)
+    assert seat.stack == 737
+    assert _bankroll(user) == 20_000 - 737
+
+    # A second seat for the same player is refused and moves nothing.
+    res = c.post(reverse("table_sit", kwargs={"table_id": table.id}), {"buy_in": "100"}, follow=True)
+    assert any("already have a seat" in m for m in _messages(res))
+    assert _bankroll(user) == 20_000 - 737
+
+    res = c.post(reverse("table_leave", kwargs={"table_id": table.id}), follow=True)
+    assert any("737 chips are back" in m for m in _messages(res))
+    assert not Seat.objects.filter(table=table).exists()
+    assert _bankroll(user) == 20_000
+    rows = list(LedgerEntry.objects.filter(user=user).order_by("id").values_list("kind", "account", "amount", "balance_after"))
+    assert rows == [
+        ("grant", "bankroll", 20_000, 20_000),
+        ("buy_in", "bankroll", -737, 19_263),
+        ("buy_in", f"table:{table.id}", 737, None),
+        ("cash_out", f"table:{table.id}", -737, None),
+        ("cash_out", "bankroll", 737, 20_000),
+    ]
+    # Both accounts balance: the table account is back to zero.
+    assert sum(r[2] for r in rows if r[1] == f"table:{table.id}") == 0
+
+
+def test_leave_without_a_seat_says_so() -> None:
+    table = _table()
+    res = _client_for(_user("ann")).post(reverse("table_leave", kwargs={"table_id": table.id}), follow=True)
+    assert any("no seat" in m for m in _messages(res))
+
+
+def test_sit_needs_a_login_and_a_private_table_needs_an_invitation(client) -> None:
+    table = _table(_user("olga"), is_public=False)
+    res = client.post(reverse("table_sit", kwargs={"table_id": table.id}), {"buy_in": "500"})
+    assert res.status_code == 302 and res["Location"].startswith(reverse("login"))
+
+    stranger = _user("stan")
+    s = _client_for(stranger)
+    assert s.post(reverse("table_sit", kwargs={"table_id": table.id}), {"buy_in": "500"}).status_code == 404
+    assert _bankroll(stranger) == 20_000 and not Seat.objects.exists()
+
+    s.get(reverse("table", kwargs={"table_id": table.id}) + f"?invite={table.invite_code}")
+    s.post(reverse("table_sit", kwargs={"table_id": table.id}), {"buy_in": "500"})
+    assert Seat.objects.get(table=table).user == stranger
+    assert _bankroll(stranger) == 19_500
+
+
+def test_sit_and_leave_are_post_only() -> None:
+    table = _table()
+    c = _client_for(_user("ann"))
+    assert c.get(reverse("table_sit", kwargs={"table_id": table.id})).status_code == 405
+    assert c.get(reverse("table_leave", kwargs={"table_id": table.id})).status_code == 405
+
+
+def test_two_players_sitting_deal_a_hand_and_leaving_mid_hand_loses_no_chip() -> None:
+    pytest.importorskip("rules_engine.games.patchpatch")
+    pytest.importorskip("rules_engine.notation")  # settling a hand writes its history
+    table = _table()
+    ann, bob = _user("ann"), _user("bob")
+    _client_for(ann).post(reverse("table_sit", kwargs={"table_id": table.id}), {"buy_in": "1000"})
+    _client_for(bob).post(reverse("table_sit", kwargs={"table_id": table.id}), {"buy_in": "1000"})
+    assert table.hands.count() == 1
+    res = _client_for(ann).post(reverse("table_leave", kwargs={"table_id": table.id}), follow=True)
+    assert any("when this hand ends" in m or "are back" in m for m in _messages(res)), _messages(res)
+    # Chips only moved between the two players and the house.
+    bankrolls = sum(Profile.objects.filter(user__in=[ann, bob]).values_list("bankroll", flat=True))
+    stacks = sum(Seat.objects.filter(table=table).values_list("stack", flat=True))
+    rake = sum(LedgerEntry.objects.filter(account="house", table_id=table.id).values_list("amount", flat=True))
+    assert bankrolls + stacks + rake == 40_000
