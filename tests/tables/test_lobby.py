@@ -358,3 +358,28 @@ def test_two_players_sitting_deal_a_hand_and_leaving_mid_hand_loses_no_chip() ->
     stacks = sum(Seat.objects.filter(table=table).values_list("stack", flat=True))
     rake = sum(LedgerEntry.objects.filter(account="house", table_id=table.id).values_list("amount", flat=True))
     assert bankrolls + stacks + rake == 40_000
+
+
+# ---------------------------------------------------------------------------------------------
+# Demo data
+
+
+def test_seed_demo_is_idempotent() -> None:
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    out = StringIO()
+    call_command("seed_demo", stdout=out)
+    call_command("seed_demo", stdout=StringIO())
+    users = get_user_model().objects.filter(username__in=["alice", "bob", "carol"])
+    assert users.count() == 3
+    assert all(u.check_password("patchpatch-demo") for u in users)
+    assert sorted(Profile.objects.values_list("bankroll", flat=True)) == [20_000] * 3
+    assert LedgerEntry.objects.filter(kind="grant").count() == 3
+    public = {(t.small_blind, t.big_blind, t.speed, t.max_seats) for t in Table.objects.filter(is_public=True)}
+    assert public == {(5, 10, "medium", 3), (10, 20, "fast", 2)}
+    private = Table.objects.get(is_public=False)
+    assert private.created_by.username == "alice"
+    assert f"/tables/{private.id}/?invite={private.invite_code}" in out.getvalue()
+    assert "alice" in out.getvalue() and "patchpatch-demo" in out.getvalue()

@@ -1,24 +1,66 @@
-"""Create the demo users (and, as the site grows, a demo club and tables) for `make run`."""
+"""Create the demo players and tables for `make run` (and, as the site grows, a demo club).
+
+Idempotent: users, profiles and tables are looked up by name first, so running it again (every
+`make run` does) changes nothing and creates no second table or second grant of chips.
+"""
+
+from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandParser
+from django.db import transaction
+
+from club.services import profile_ensure
+from tables.models import Table
+from tables.services import table_create
 
 DEMO_USERS = ("alice", "bob", "carol")
 DEMO_PASSWORD = "patchpatch-demo"
 
+# name, small blind, big blind, speed, seats, public
+DEMO_TABLES = (
+    ("Demo Patch-Patch 5-10", 5, 10, "medium", 3, True),
+    ("Demo Patch-Patch 10-20 fast", 10, 20, "fast", 2, True),
+    ("Alice's kitchen (private)", 2, 4, "slow", 3, False),
+)
+
 
 class Command(BaseCommand):
-    help = "Create demo users for a local run (idempotent)."
+    help = "Create demo users and Patch-Patch tables for a local run (idempotent)."
 
-    def handle(self, *args: object, **options: object) -> None:
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--base-url", default="http://127.0.0.1:8000", help="where the site is served")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        base = str(options["base_url"]).rstrip("/")
         User = get_user_model()
-        for name in DEMO_USERS:
-            user, created = User.objects.get_or_create(username=name)
-            if created:
-                user.set_password(DEMO_PASSWORD)
-                user.save()
+        with transaction.atomic():
+            users = {}
+            for name in DEMO_USERS:
+                user, created = User.objects.get_or_create(username=name)
+                if created:
+                    user.set_password(DEMO_PASSWORD)
+                    user.save()
+                profile_ensure(user=user, display_name=name.title())
+                users[name] = user
+            tables = []
+            for name, sb, bb, speed, seats, public in DEMO_TABLES:
+                table = Table.objects.exclude(status=Table.Status.CLOSED).filter(name=name).first()
+                if table is None:
+                    table = table_create(
+                        creator=None if public else users["alice"], name=name, small_blind=sb,
+                        big_blind=bb, speed=speed, max_seats=seats, is_public=public,
+                    )
+                tables.append(table)
+        self.stdout.write(f"Demo ready at {base}/lobby/")
         self.stdout.write(
-            "Demo ready. Open http://127.0.0.1:8000 and log in as "
-            + ", ".join(DEMO_USERS)
-            + f" with the password {DEMO_PASSWORD!r}."
+            "Log in as " + ", ".join(DEMO_USERS) + f" with the password {DEMO_PASSWORD!r} "
+            f"(a private window per player lets you play against yourself), or sign up at {base}/accounts/signup/."
         )
+        for table in tables:
+            if table.is_public:
+                self.stdout.write(f"  {table.name}: {base}/tables/{table.id}/")
+            else:
+                self.stdout.write(
+                    f"  {table.name}, private, alice's: {base}/tables/{table.id}/?invite={table.invite_code}"
+                )
