@@ -70,7 +70,7 @@ SUBCOMMANDS: dict[str, Subcommand] = {}
 # ---------------------------------------------------------------------------------------------
 # HOOK for other subcommands (``replay``, ``verify``, ...): list a module here that calls
 # ``register_subcommand`` when imported, or register directly at the end of this file.
-EXTENSION_MODULES: tuple[str, ...] = ()
+EXTENSION_MODULES: tuple[str, ...] = ("rules_engine.notation",)
 # ---------------------------------------------------------------------------------------------
 
 

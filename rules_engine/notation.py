@@ -1,0 +1,737 @@
+"""Hand histories in the Poker Hand History format (PHH, uoftcprg/phh-std), read and written.
+
+A PHH file is TOML: the game (``variant``, ``antes``, ``blinds_or_straddles``, ``min_bet``,
+``starting_stacks``), the ``actions`` as short strings (``d dh p1 AhKh``, ``p2 cbr 30``,
+``p1 cc``, ``p1 f``, ``p2 sm -``) and optional fields (``finishing_stacks``, ``winnings``,
+``seats``, ``players``...). Fields starting with ``_`` are our own.
+
+Patch-Patch (``variant = "PP"``) adds a little, documented in ``docs/hand-histories.md``:
+
+* players are listed from the small blind (p1) round the table; heads-up the small blind is the
+  button, so p1 is the button; ``blinds_or_straddles = [sb, bb]`` (or ``[sb, bb, 0]``) in that
+  order; ``min_bet`` is the big blind;
+* ``d dh pN C1...C12`` deals a player's 12 cards in dealt order;
+* ``d db F1/F2/F3`` deals the three boards at once (three flops, then three turns, then three
+  rivers), boards separated by ``/``;
+* ``pN arr C1...C12`` is a player's final arrangement (cards 1-4 play board 1, 5-8 board 2,
+  9-12 board 3) after the flops and before the flop betting; a player in the hand without one
+  keeps the dealt order;
+* a ``# timeout`` commentary marks an action the server applied when a clock ran out;
+* ``_table_speed``, ``_public`` (rake only on public tables), ``_rake`` (checked on replay).
+
+Every game has a small :class:`VariantNotation` hook; only Patch-Patch is registered so far.
+
+>>> from rules_engine.games.patchpatch import PatchPatch
+>>> from rules_engine.games import HandSetup
+>>> import random
+>>> state = PatchPatch.start(HandSetup((500, 500), 0, 5, 10), rng=random.Random(4))
+>>> _ = state.apply(Action(0, "fold"))
+>>> text = to_phh(state)
+>>> replay_phh(text).stacks == state.stacks
+True
+"""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import tomli_w
+
+from rules_engine.cards import Card, CardParseError
+from rules_engine.errors import IllegalAction, MalformedAction, RulesError
+from rules_engine.games import SPEEDS, Action, Event, HandSetup
+from rules_engine.games.patchpatch import (
+    BOARDS,
+    HAND_SIZE,
+    PatchPatch,
+    PatchPatchState,
+    validate_setup,
+)
+
+if TYPE_CHECKING:
+    import argparse
+
+__all__ = [
+    "HistoryError",
+    "ParsedHistory",
+    "VariantNotation",
+    "read_phh",
+    "replay_phh",
+    "replay_summary",
+    "to_phh",
+]
+
+
+class HistoryError(MalformedAction):
+    """A hand history that cannot be read (bad TOML, a missing field, an unreadable action)."""
+
+
+def _fail(where: str, message: str) -> HistoryError:
+    return HistoryError(f"{where}: {message}" if where else message)
+
+
+def _parse_phh_cards(text: str, where: str) -> list[Card | None]:
+    """``AhKd??`` -> cards, ``None`` for an unknown card (``??``)."""
+    if len(text) % 2:
+        raise _fail(where, f"{text!r} is not a run of two-character cards")
+    out: list[Card | None] = []
+    for k in range(0, len(text), 2):
+        token = text[k : k + 2]
+        if token == "??":
+            out.append(None)
+            continue
+        if token[0] not in "23456789TJQKA" or token[1] not in "cdhs":
+            raise _fail(where, f"{token!r} is not a card (write e.g. Ah, Td, 2c; ?? if unknown)")
+        try:
+            out.append(Card.parse(token))
+        except CardParseError as exc:
+            raise _fail(where, str(exc)) from None
+    return out
+
+
+def _phh_cards(cards: Sequence[Card | None]) -> str:
+    return "".join("??" if c is None else str(c) for c in cards)
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """One parsed entry of ``actions``: who, what, its arguments, and the ``# commentary``."""
+
+    index: int
+    text: str
+    actor: str  # "d" or "pN" ("" for a no-op)
+    verb: str
+    args: tuple[str, ...]
+    comment: str
+
+    @property
+    def where(self) -> str:
+        return f"action {self.index + 1} ({self.text.strip()!r})"
+
+    @property
+    def timeout(self) -> bool:
+        return self.comment.strip().lower().startswith("timeout")
+
+
+def _split_line(index: int, text: object) -> Line:
+    if not isinstance(text, str):
+        raise _fail(f"action {index + 1}", "every action is a string")
+    body, _, comment = text.partition("#")
+    tokens = body.split()
+    if not tokens:
+        return Line(index, text, "", "", (), comment)
+    if len(tokens) < 2:
+        raise _fail(f"action {index + 1} ({text.strip()!r})", "an action is an actor and a verb")
+    return Line(index, text, tokens[0], tokens[1], tuple(tokens[2:]), comment)
+
+
+@dataclass(frozen=True, slots=True)
+class ParsedHistory:
+    """A history read and replayed: the setup, the engine actions, the final state."""
+
+    setup: HandSetup
+    actions: tuple[Action, ...]
+    state: PatchPatchState
+    players: tuple[int, ...]  # table seat of p1, p2, ...
+    fields: Mapping[str, Any]
+
+
+class VariantNotation:
+    """What one game adds to PHH. Subclasses implement reading and writing for their code."""
+
+    code = ""
+
+    def read(self, fields: Mapping[str, Any], lines: list[Line]) -> ParsedHistory:
+        raise NotImplementedError
+
+    def write(
+        self, state: Any, *, hide_unshown: bool, viewer: int | None, extra: Mapping[str, Any]
+    ) -> str:
+        raise NotImplementedError
+
+    def summary(self, parsed: ParsedHistory, verbose: bool) -> dict[str, Any]:
+        raise NotImplementedError
+
+
+# -- Patch-Patch ------------------------------------------------------------------------------
+
+
+def _int_list(fields: Mapping[str, Any], name: str, n: int | None = None) -> list[int]:
+    value = fields.get(name)
+    if not isinstance(value, list) or not all(
+        isinstance(v, int) and not isinstance(v, bool) for v in value
+    ):
+        raise _fail("", f"{name} must be a list of whole numbers")
+    if n is not None and len(value) != n:
+        raise _fail("", f"{name} has {len(value)} entries for {n} players")
+    return list(value)
+
+
+def _player(actor: str, n: int, where: str) -> int:
+    """``p2`` -> 1 (0-based PHH index)."""
+    if len(actor) < 2 or actor[0] != "p" or not actor[1:].isdigit():
+        raise _fail(where, f"{actor!r} is not a player (p1 to p{n}) or the dealer (d)")
+    k = int(actor[1:])
+    if not 1 <= k <= n:
+        raise _fail(where, f"there is no {actor} in a {n}-player hand")
+    return k - 1
+
+
+class PatchPatchNotation(VariantNotation):
+    """The ``PP`` variant: see the module docstring and ``docs/hand-histories.md``."""
+
+    code = "PP"
+
+    # -- seats ---------------------------------------------------------------------------------
+
+    @staticmethod
+    def players_of(button: int, n: int) -> tuple[int, ...]:
+        """Table seats of p1..pN: from the small blind round the table (heads-up: the button)."""
+        first = button if n == 2 else (button + 1) % n
+        return tuple((first + k) % n for k in range(n))
+
+    # -- reading -------------------------------------------------------------------------------
+
+    def read(self, fields: Mapping[str, Any], lines: list[Line]) -> ParsedHistory:
+        stacks_phh = _int_list(fields, "starting_stacks")
+        n = len(stacks_phh)
+        if n not in (2, 3):
+            raise _fail("", f"Patch-Patch is played by 2 or 3 players, not {n}")
+        antes = _int_list(fields, "antes", n)
+        if any(antes):
+            raise _fail("", "Patch-Patch has no antes: antes must be all 0")
+        blinds = _int_list(fields, "blinds_or_straddles", n)
+        sb, bb = blinds[0], blinds[1]
+        if any(blinds[2:]) or not 0 < sb <= bb:
+            raise _fail(
+                "",
+                "blinds_or_straddles lists the small blind then the big blind (p1, p2), "
+                f"then zeros, e.g. [5, 10, 0]; got {blinds}",
+            )
+        min_bet = fields.get("min_bet")
+        if min_bet != bb:
+            raise _fail("", f"min_bet is the big blind ({bb}), not {min_bet!r}")
+        speed = fields.get("_table_speed", "medium")
+        if speed not in SPEEDS:
+            raise _fail("", f"_table_speed is slow, medium or fast, not {speed!r}")
+        public = fields.get("_public", False)
+        if not isinstance(public, bool):
+            raise _fail("", "_public is true or false")
+        check_buy_in = fields.get("_check_buy_in", False)
+        if not isinstance(check_buy_in, bool):
+            raise _fail("", "_check_buy_in is true or false")
+
+        # Table seats: from ``seats`` when given (their order round the table), else p1.. in order.
+        seat_numbers = fields.get("seats")
+        if seat_numbers is None:
+            table_of = list(range(n))
+        else:
+            seat_numbers = _int_list(fields, "seats", n)
+            if len(set(seat_numbers)) != n:
+                raise _fail("", "seats must be different")
+            ranked = sorted(seat_numbers)
+            table_of = [ranked.index(s) for s in seat_numbers]
+        button = table_of[0] if n == 2 else table_of[2]
+        if tuple(table_of) != self.players_of(button, n):
+            raise _fail(
+                "",
+                "seats must go round the table from the small blind (p1) to the button",
+            )
+        stacks = [0] * n
+        for k, seat in enumerate(table_of):
+            stacks[seat] = stacks_phh[k]
+
+        # First pass: the cards, to stack the deck.
+        holes: list[list[Card | None] | None] = [None] * n
+        boards: list[list[Card | None]] = [[], [], []]
+        streets = 0
+        for line in lines:
+            if line.actor != "d":
+                continue
+            if line.verb == "dh":
+                if len(line.args) != 2:
+                    raise _fail(line.where, "deal hole cards as 'd dh pN CARDS'")
+                k = _player(line.args[0], n, line.where)
+                if holes[k] is not None:
+                    raise _fail(line.where, f"p{k + 1} is dealt twice")
+                dealt = _parse_phh_cards(line.args[1], line.where)
+                if len(dealt) != HAND_SIZE:
+                    raise _fail(line.where, f"a Patch-Patch player is dealt {HAND_SIZE} cards, not {len(dealt)}")
+                holes[k] = dealt
+            elif line.verb == "db":
+                if len(line.args) != 1:
+                    raise _fail(line.where, "deal the boards as 'd db F1/F2/F3' (no spaces)")
+                parts = line.args[0].split("/")
+                want = 3 if streets == 0 else 1
+                if streets >= 3:
+                    raise _fail(line.where, "the boards are complete after three deals")
+                if len(parts) != BOARDS:
+                    raise _fail(line.where, "deal all three boards at once, separated by '/'")
+                for b, part in enumerate(parts):
+                    got = _parse_phh_cards(part, line.where)
+                    if len(got) != want:
+                        name = ("flop", "turn", "river")[streets]
+                        raise _fail(line.where, f"each {name} is {want} card{'s' if want > 1 else ''}")
+                    boards[b].extend(got)
+                streets += 1
+            else:
+                raise _fail(line.where, f"the dealer deals hole cards (dh) or boards (db), not {line.verb!r}")
+        by_seat: list[list[Card | None] | None] = [None] * n
+        for k, seat in enumerate(table_of):
+            by_seat[seat] = holes[k]
+        try:
+            deck = PatchPatch.stacked_deck(by_seat, button, boards)
+        except RulesError as exc:
+            raise _fail("", f"the cards dealt repeat a card ({exc})") from None
+        setup = HandSetup(
+            stacks=tuple(stacks),
+            button=button,
+            small_blind=sb,
+            big_blind=bb,
+            speed=speed,
+            public=public,
+            deck=deck,
+            check_buy_in=check_buy_in,
+        )
+        validate_setup(setup)
+        return self._replay(setup, fields, lines, tuple(table_of))
+
+    def _replay(
+        self,
+        setup: HandSetup,
+        fields: Mapping[str, Any],
+        lines: list[Line],
+        players: tuple[int, ...],
+    ) -> ParsedHistory:
+        n = len(players)
+        state = PatchPatch.start(setup)
+        actions: list[Action] = []
+        streets_seen = 0
+        dealt_holes = 0
+        shown: set[int] = set()
+
+        def apply(action: Action, line: Line) -> None:
+            try:
+                state.apply(action)
+            except RulesError as exc:
+                raise type(exc)(f"{line.where}: {exc}") from None
+            actions.append(action)
+
+        def close_arrangement(line: Line) -> None:
+            # Everyone still arranging keeps the order they have (the dealt order).
+            if state.phase == "arrange" and streets_seen >= 1:
+                for seat in state.actors():
+                    apply(Action(seat, "done"), line)
+
+        for line in lines:
+            if not line.actor:
+                continue
+            if line.actor == "d":
+                if line.verb == "dh":
+                    if actions:
+                        raise _fail(line.where, "hole cards are dealt before anyone acts")
+                    dealt_holes += 1
+                    continue
+                # d db: the engine deals by itself; check the history agrees on when.
+                if dealt_holes != n:
+                    raise _fail(line.where, "every player's cards are dealt before the boards")
+                if streets_seen >= 1:
+                    close_arrangement(line)
+                streets_seen += 1
+                dealt = len(state.boards[0])
+                need = (3, 4, 5)[streets_seen - 1]
+                if dealt < need:
+                    name = ("flops", "turns", "rivers")[streets_seen - 1]
+                    raise IllegalAction(f"{line.where}: the {name} are dealt before the betting before them is over")
+                continue
+            k = _player(line.actor, n, line.where)
+            seat = players[k]
+            if dealt_holes != n:
+                raise _fail(line.where, "every player's cards are dealt before anyone acts")
+            verb = line.verb
+            if verb == "arr":
+                if state.phase != "arrange" or streets_seen != 1:
+                    raise IllegalAction(f"{line.where}: arrangements come after the flops, before the flop betting")
+                if len(line.args) != 1:
+                    raise _fail(line.where, "write 'pN arr C1...C12' (12 cards, no spaces)")
+                order = _parse_phh_cards(line.args[0], line.where)
+                if None in order:
+                    raise _fail(line.where, "an arrangement lists known cards")
+                known = tuple(c for c in order if c is not None)
+                if len(known) != HAND_SIZE:
+                    raise _fail(line.where, f"an arrangement lists {HAND_SIZE} cards, not {len(known)}")
+                apply(Action(seat, "arrange", order=known), line)
+                apply(Action(seat, "done", timeout=line.timeout), line)
+                continue
+            if verb == "sm":
+                if not state.is_over or state.result is None or not state.result.showdown:
+                    raise IllegalAction(f"{line.where}: hands are shown at the showdown")
+                if seat not in state.result.shown:
+                    raise IllegalAction(f"{line.where}: p{k + 1} is not in the showdown")
+                if seat in shown:
+                    raise _fail(line.where, f"p{k + 1} shows twice")
+                if not line.args:
+                    raise IllegalAction(
+                        f"{line.where}: every hand still in is shown in Patch-Patch; write 'pN sm -'"
+                    )
+                if line.args != ("-",):
+                    got = _parse_phh_cards("".join(line.args), line.where)
+                    mine = state.hand_of(seat)
+                    if len(got) != HAND_SIZE or any(c is not None and c not in mine for c in got):
+                        raise IllegalAction(f"{line.where}: p{k + 1} shows cards it does not hold")
+                shown.add(seat)
+                continue
+            # Betting.
+            close_arrangement(line)
+            dealt_now = (0, 0, 0, 1, 2, 3)[len(state.boards[0])]
+            if dealt_now > streets_seen:
+                name = ("flops", "turns", "rivers")[dealt_now - 1]
+                raise _fail(line.where, f"the {name} were dealt: a 'd db' line is missing before this")
+            legal = state.legal_actions(seat)
+            if verb == "f":
+                if line.args:
+                    raise _fail(line.where, "f takes no amount")
+                action = Action(seat, "fold", timeout=line.timeout)
+            elif verb == "cc":
+                if line.args:
+                    raise _fail(line.where, "cc takes no amount")
+                kind = "check" if any(la.kind == "check" for la in legal) else "call"
+                action = Action(seat, kind, timeout=line.timeout)
+            elif verb == "cbr":
+                if len(line.args) != 1 or not line.args[0].isdigit():
+                    raise _fail(line.where, "write 'pN cbr AMOUNT' with a whole number (raise-to)")
+                to = int(line.args[0])
+                match = [la for la in legal if la.kind in ("bet_pot", "raise_pot", "all_in")]
+                if not match:
+                    if state.to_act is not None and state.to_act != seat:
+                        raise IllegalAction(f"{line.where}: it is p{players.index(state.to_act) + 1}'s turn")
+                    raise IllegalAction(f"{line.where}: p{k + 1} may not bet or raise now")
+                la = match[0]
+                if la.to != to:
+                    raise IllegalAction(
+                        f"{line.where}: pot-only betting: p{k + 1} may only {la.label.lower()}, not {to}"
+                    )
+                action = Action(seat, la.kind, amount=la.amount)
+            elif verb in ("pb", "sd"):
+                raise IllegalAction(f"{line.where}: Patch-Patch has no bring-in and no draw")
+            else:
+                raise _fail(line.where, f"unknown action {verb!r} (use f, cc, cbr, arr or sm)")
+            apply(action, line)
+
+        self._check_totals(state, fields, players)
+        return ParsedHistory(setup, tuple(actions), state, players, fields)
+
+    @staticmethod
+    def _check_totals(state: PatchPatchState, fields: Mapping[str, Any], players: tuple[int, ...]) -> None:
+        n = len(players)
+        expected = fields.get("finishing_stacks")
+        if expected is not None:
+            want = _int_list(fields, "finishing_stacks", n)
+            got = [state.stacks[seat] for seat in players]
+            if want != got:
+                raise IllegalAction(f"finishing_stacks say {want}, the replay gives {got}")
+        result = state.result
+        if result is None:
+            return
+        if fields.get("winnings") is not None:
+            want = _int_list(fields, "winnings", n)
+            got = [result.payouts[seat] for seat in players]
+            if want != got:
+                raise IllegalAction(f"winnings say {want}, the replay gives {got}")
+        rake = fields.get("_rake")
+        if rake is not None and rake != result.rake:
+            raise IllegalAction(f"_rake says {rake}, the replay gives {result.rake}")
+
+    # -- writing -------------------------------------------------------------------------------
+
+    def write(
+        self, state: Any, *, hide_unshown: bool, viewer: int | None, extra: Mapping[str, Any]
+    ) -> str:
+        if not isinstance(state, PatchPatchState):
+            raise TypeError("to_phh needs a Patch-Patch hand state")
+        setup = state.setup
+        n = state.n
+        players = self.players_of(setup.button, n)
+        name = {seat: f"p{k + 1}" for k, seat in enumerate(players)}
+        result = state.result
+        shown = set(result.shown) if result is not None else set()
+
+        def hidden(seat: int) -> bool:
+            return hide_unshown and seat not in shown and seat != viewer
+
+        lines: list[str] = []
+        for seat in players:
+            dealt: Sequence[Card | None] = state.dealt[seat]
+            if hidden(seat):
+                dealt = [None] * HAND_SIZE
+            lines.append(f"d dh {name[seat]} {_phh_cards(dealt)}")
+
+        # Replay the log on a fresh hand to learn when each street was dealt.
+        timed_out_done = {a.seat for a in state.log if a.kind == "done" and a.timeout}
+        fresh = PatchPatch.start(setup)
+
+        def deals(events: Sequence[Event]) -> None:
+            for street in ("flop", "turn", "river"):
+                dealt = [e for e in events if e.kind == street]
+                if not dealt:
+                    continue
+                lines.append("d db " + "/".join(_phh_cards(e.cards) for e in dealt))
+                if street != "flop":
+                    continue
+                for seat in players:
+                    # Folded before the flops, still arranging, or never shown (when hiding):
+                    # no arrangement line.
+                    if fresh.folded[seat] or hidden(seat):
+                        continue
+                    if state.phase == "arrange" and not state.submitted[seat]:
+                        continue
+                    text = f"{name[seat]} arr {_phh_cards(state.hand_of(seat))}"
+                    if seat in timed_out_done:
+                        text += " # timeout"
+                    lines.append(text)
+
+        deals(fresh.start_events)
+        for action in state.log:
+            events = fresh.apply(action)
+            if action.kind in ("fold", "check", "call", "bet_pot", "raise_pot", "all_in"):
+                text = f"{name[action.seat]} "
+                if action.kind == "fold":
+                    text += "f"
+                elif action.kind in ("check", "call"):
+                    text += "cc"
+                else:
+                    to = next(
+                        e.amount
+                        for e in events
+                        if e.seat == action.seat and e.kind in ("bet", "raise", "all_in")
+                    )
+                    text += f"cbr {to}"
+                if action.timeout:
+                    text += " # timeout"
+                lines.append(text)
+            deals(events)
+        if result is not None and result.showdown:
+            for seat in players:
+                if seat in shown:
+                    lines.append(f"{name[seat]} sm -")
+
+        out: dict[str, Any] = {
+            "variant": "PP",
+            "antes": [0] * n,
+            "blinds_or_straddles": [setup.small_blind, setup.big_blind] + [0] * (n - 2),
+            "min_bet": setup.big_blind,
+            "starting_stacks": [setup.stacks[seat] for seat in players],
+            "seats": [seat + 1 for seat in players],
+            "actions": lines,
+            "finishing_stacks": [state.stacks[seat] for seat in players],
+        }
+        if result is not None:
+            out["winnings"] = [result.payouts[seat] for seat in players]
+        out["_table_speed"] = setup.speed
+        out["_public"] = setup.public
+        if setup.check_buy_in:
+            out["_check_buy_in"] = True
+        if result is not None:
+            out["_rake"] = result.rake
+        for key, value in extra.items():
+            if key in out:
+                raise ValueError(f"{key} is written by the engine")
+            out[key] = value
+        return _dump_toml(out)
+
+    # -- summary -------------------------------------------------------------------------------
+
+    def summary(self, parsed: ParsedHistory, verbose: bool) -> dict[str, Any]:
+        state = parsed.state
+        players = parsed.players
+        out: dict[str, Any] = {"finishing_stacks": [state.stacks[seat] for seat in players]}
+        if not verbose:
+            return out
+        name = {seat: f"p{k + 1}" for k, seat in enumerate(players)}
+        result = state.result
+        out["over"] = state.is_over
+        out["phase"] = state.phase
+        out["boards"] = ["".join(map(str, b)) for b in state.boards]
+        if result is None:
+            return out
+        out["showdown"] = result.showdown
+        out["rake"] = result.rake
+        out["winnings"] = [result.payouts[seat] for seat in players]
+        out["scoop"] = None if result.scoop is None else name[result.scoop]
+        out["pots"] = [
+            {
+                "amount": pot.amount,
+                "rake": pot.rake,
+                "players": [name[s] for s in players if s in pot.eligible],
+                "winnings": {name[s]: pot.payouts[s] for s in players if pot.payouts[s]},
+                "boards": [
+                    {
+                        "board": b.board + 1,
+                        "share": b.share,
+                        "winners": [
+                            {
+                                "player": name[w.seat],
+                                "amount": w.amount,
+                                "cards": "".join(map(str, w.cards)),
+                                "hand": w.description,
+                            }
+                            for w in sorted(b.winners, key=lambda w: players.index(w.seat))
+                        ],
+                    }
+                    for b in pot.boards
+                ],
+            }
+            for pot in result.pots
+        ]
+        return out
+
+
+_NOTATIONS: dict[str, VariantNotation] = {"PP": PatchPatchNotation()}
+
+
+# -- TOML -------------------------------------------------------------------------------------
+
+
+def _toml_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, list) and all(isinstance(v, int | str | bool) for v in value):
+        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
+    raise TypeError
+
+
+def _dump_toml(data: Mapping[str, Any]) -> str:
+    """Our fields one per line, ``actions`` one action per line; anything else via tomli-w."""
+    out = []
+    for key, value in data.items():
+        if key == "actions":
+            out.append("actions = [")
+            out.extend(f"  {_toml_value(v)}," for v in value)
+            out.append("]")
+            continue
+        try:
+            out.append(f"{key} = {_toml_value(value)}")
+        except TypeError:
+            out.append(tomli_w.dumps({key: value}).rstrip("\n"))
+    return "\n".join(out) + "\n"
+
+
+# -- public functions -------------------------------------------------------------------------
+
+
+def _load(text: str) -> tuple[VariantNotation, dict[str, Any], list[Line]]:
+    try:
+        fields = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise HistoryError(f"the history is not valid TOML: {exc}") from None
+    variant = fields.get("variant")
+    if not isinstance(variant, str):
+        raise HistoryError("the history has no variant (e.g. variant = \"PP\")")
+    notation = _NOTATIONS.get(variant)
+    if notation is None:
+        known = ", ".join(sorted(_NOTATIONS))
+        raise HistoryError(f"variant {variant!r} is not supported here (supported: {known})")
+    raw = fields.get("actions")
+    if not isinstance(raw, list):
+        raise HistoryError("the history has no actions list")
+    return notation, fields, [_split_line(k, a) for k, a in enumerate(raw)]
+
+
+def parse_phh(text: str) -> ParsedHistory:
+    """Read and replay a history: setup, engine actions and the state they reach.
+
+    Raises :class:`HistoryError` (a :class:`MalformedAction`) for an unreadable history and
+    :class:`IllegalAction`/:class:`OutOfTurn` for one that breaks the rules, naming the action.
+    """
+    notation, fields, lines = _load(text)
+    return notation.read(fields, lines)
+
+
+def read_phh(text: str) -> tuple[HandSetup, list[Action]]:
+    """The setup (with a deck that deals what the history deals) and the engine actions.
+
+    ``get_variant("PP").replay(setup, actions)`` rebuilds the hand.
+    """
+    parsed = parse_phh(text)
+    return parsed.setup, list(parsed.actions)
+
+
+def replay_phh(text: str) -> PatchPatchState:
+    """Replay a history and return the state it reaches."""
+    return parse_phh(text).state
+
+
+def to_phh(
+    state: Any,
+    *,
+    hide_unshown: bool = False,
+    viewer: int | None = None,
+    fields: Mapping[str, Any] | None = None,
+) -> str:
+    """Export a hand (finished or not) as PHH text.
+
+    ``hide_unshown`` writes ``??`` for the cards of every player not shown at a showdown (and
+    leaves out their arrangements), except the table seat ``viewer``: the history that player
+    (or, with ``viewer=None``, a spectator) may see. ``fields`` adds
+    optional PHH fields (``players``, ``hand``, ``table``, ``time``...) or ``_`` fields.
+    Replaying the export gives the same stacks, pots and board winners.
+    """
+    notation = _NOTATIONS.get(getattr(state, "variant", ""))
+    if notation is None:
+        raise TypeError("to_phh needs a hand state of a supported game")
+    return notation.write(state, hide_unshown=hide_unshown, viewer=viewer, extra=fields or {})
+
+
+def replay_summary(text: str, *, verbose: bool = False) -> dict[str, Any]:
+    """What ``python -m rules_engine replay`` prints: finishing stacks (and with ``verbose`` the
+    pots, rake and per-board winners), players in PHH order, boards numbered from 1."""
+    notation, fields, lines = _load(text)
+    return notation.summary(notation.read(fields, lines), verbose)
+
+
+# -- command line (registered with rules_engine.cli) ------------------------------------------
+
+
+def _configure_replay(p: argparse.ArgumentParser) -> None:
+    p.add_argument("file", help="a .phh hand history")
+    p.add_argument("--verbose", action="store_true", help="also print pots and board winners")
+
+
+def _run_replay(args: argparse.Namespace) -> int:
+    from rules_engine.cli import UsageError
+
+    try:
+        with open(args.file, encoding="utf-8") as fh:
+            text = fh.read()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UsageError(f"cannot read {args.file}: {exc}") from None
+    try:
+        summary = replay_summary(text, verbose=args.verbose)
+    except RulesError as exc:
+        raise UsageError(f"{args.file}: {exc}") from None
+    print(json.dumps(summary, ensure_ascii=False))
+    return 0
+
+
+def _register_cli() -> None:
+    from rules_engine.cli import Subcommand, register_subcommand
+
+    register_subcommand(
+        Subcommand(
+            name="replay",
+            help="replay a PHH hand history and print the finishing stacks",
+            configure=_configure_replay,
+            run=_run_replay,
+        )
+    )
+
+
+_register_cli()
