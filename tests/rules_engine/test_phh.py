@@ -364,3 +364,12 @@ def test_cli_replay_missing_file(tmp_path: Path) -> None:
 
 def test_cards_helper() -> None:
     assert isinstance(cards("Ah")[0], Card)
+
+
+def test_the_example_in_the_docs_replays() -> None:
+    doc = (ROOT / "docs" / "hand-histories.md").read_text(encoding="utf-8")
+    example = doc.split("```toml\n", 1)[1].split("```", 1)[0]
+    state = replay_phh(example)
+    assert replay_summary(example) == {"finishing_stacks": [990, 820, 1190]}
+    assert to_phh(state) == example
+    assert state.result is not None and state.result.payouts[1:] == (30, 60)
