@@ -13,18 +13,15 @@ the bad token or says how many cards the game wants.
 from __future__ import annotations
 
 import re
-from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from django.utils.functional import Promise
+from django.utils.translation import get_language_bidi, gettext_lazy, ngettext, pgettext_lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
-from django.utils.translation import ngettext
-from django.utils.translation import pgettext_lazy
 
 from rules_engine import evaluation
-from rules_engine.cards import Card, CardParseError, parse_cards
+from rules_engine.cards import RANKS, Card, CardParseError, parse_cards
 
 BASEBALL_WILD_RANKS = frozenset({3, 9})
 
@@ -42,12 +39,10 @@ class GameRules:
 
     code: str
     name: Promise
-    hand_min: int
-    hand_max: int
-    # None: the game has no board; every card is the player's (stud, draw, Baseball).
-    board_min: int | None
-    board_max: int | None
     how_to: Promise  # one line: what to type for this game
+    hand: tuple[int, int]  # fewest and most cards in the hand
+    # Fewest and most cards on a board; None: no board, every card is the player's (stud, draw).
+    board: tuple[int, int] | None = None
     two_plus_three: bool = False
     high: bool = True
     low: str | None = None  # None, "8" (eight-or-better) or "razz"
@@ -55,58 +50,84 @@ class GameRules:
 
     @property
     def has_board(self) -> bool:
-        return self.board_min is not None
+        return self.board is not None
 
+
+_BOARD_CARDS = (3, 5)  # flop, turn, river
 
 GAMES: dict[str, GameRules] = {
     g.code: g
     for g in (
         GameRules(
-            "holdem", gettext_lazy("Texas Hold'em"), 2, 2, 3, 5,
+            "holdem",
+            gettext_lazy("Texas Hold'em"),
             gettext_lazy("Two cards in your hand, three to five on the board."),
+            hand=(2, 2),
+            board=_BOARD_CARDS,
         ),
         GameRules(
-            "omaha", gettext_lazy("Omaha"), 4, 4, 3, 5,
+            "omaha",
+            gettext_lazy("Omaha"),
             gettext_lazy("Four cards in your hand, three to five on the board."),
+            hand=(4, 4),
+            board=_BOARD_CARDS,
             two_plus_three=True,
         ),
         GameRules(
-            "omaha8", gettext_lazy("Omaha Hi-Lo"), 4, 4, 3, 5,
+            "omaha8",
+            gettext_lazy("Omaha Hi-Lo"),
             gettext_lazy("Four cards in your hand, three to five on the board."),
-            two_plus_three=True, low="8",
+            hand=(4, 4),
+            board=_BOARD_CARDS,
+            two_plus_three=True,
+            low="8",
         ),
         GameRules(
-            "patchpatch", gettext_lazy("Patch-Patch"), 4, 12, 3, 5,
+            "patchpatch",
+            gettext_lazy("Patch-Patch"),
             gettext_lazy(
                 "Four cards and one board, or all twelve cards and the three boards "
                 "separated by a slash (/): cards 1-4 play board 1, 5-8 board 2, 9-12 board 3."
             ),
+            hand=(4, 12),
+            board=_BOARD_CARDS,
             two_plus_three=True,
         ),
         GameRules(
-            "stud", gettext_lazy("Stud"), 5, 7, None, None,
+            "stud",
+            gettext_lazy("Stud"),
             gettext_lazy("Five to seven cards, all of them yours; no board."),
+            hand=(5, 7),
         ),
         GameRules(
-            "stud8", gettext_lazy("Stud Hi-Lo"), 5, 7, None, None,
+            "stud8",
+            gettext_lazy("Stud Hi-Lo"),
             gettext_lazy("Five to seven cards, all of them yours; no board."),
+            hand=(5, 7),
             low="8",
         ),
         GameRules(
-            "razz", gettext_lazy("Razz"), 5, 7, None, None,
+            "razz",
+            gettext_lazy("Razz"),
             gettext_lazy("Five to seven cards, all of them yours; no board."),
-            high=False, low="razz",
+            hand=(5, 7),
+            high=False,
+            low="razz",
         ),
         GameRules(
-            "draw", gettext_lazy("Five-card draw"), 5, 5, None, None,
+            "draw",
+            gettext_lazy("Five-card draw"),
             gettext_lazy("Exactly five cards; no board."),
+            hand=(5, 5),
         ),
         GameRules(
-            "baseball", gettext_lazy("Baseball"), 5, 11, None, None,
+            "baseball",
+            gettext_lazy("Baseball"),
             gettext_lazy(
                 "Five to eleven cards (seven, plus one for every four dealt face up); "
                 "threes and nines are wild."
             ),
+            hand=(5, 11),
             wild_ranks=BASEBALL_WILD_RANKS,
         ),
     )
@@ -153,14 +174,14 @@ SUIT_WORDS: dict[str, Promise] = {
     "s": pgettext_lazy("card suit, as in 'ace of spades'", "spades"),
 }
 
-# Category -> how many rank groups make it (the rest are kickers). None: all five cards make it.
-_GROUPS: dict[str, int | None] = {
-    "four_of_a_kind": 1,
-    "three_of_a_kind": 1,
-    "two_pair": 2,
-    "one_pair": 1,
+# Category -> how many of its five cards make it; the rest are kickers (five when not listed).
+_MAKING: dict[str, int] = {
+    "four_of_a_kind": 4,
+    "three_of_a_kind": 3,
+    "two_pair": 4,
+    "one_pair": 2,
+    "high_card": 1,
 }
-_ALL_FIVE = {"five_of_a_kind", "royal_flush", "straight_flush", "full_house", "flush", "straight"}
 
 
 def card_name(card: Card) -> str:
@@ -180,6 +201,7 @@ class CardPicture:
     kicker: bool = False  # in the hand but not part of what makes it: drawn dimmed
     wild: bool = False  # a Baseball wild card
     used: bool = False  # in a row of the player's cards: one of the five that play
+    plays_as: int | None = None  # the rank a wild card stands for in the best hand
 
     @property
     def rank(self) -> str:
@@ -188,6 +210,12 @@ class CardPicture:
     @property
     def suit(self) -> str:
         return self.card.pretty[-1]
+
+    @property
+    def plays_as_text(self) -> str:
+        if self.plays_as is None:
+            return ""
+        return "10" if self.plays_as == 10 else RANKS[self.plays_as - 2]
 
     @property
     def color(self) -> str:
@@ -200,6 +228,11 @@ class CardPicture:
     @property
     def label(self) -> str:
         name = card_name(self.card)
+        if self.wild and self.plays_as:
+            return _("%(card)s, wild, plays as %(rank)s") % {
+                "card": name,
+                "rank": RANK_WORDS[self.plays_as],
+            }
         if self.wild:
             return _("%(card)s, wild") % {"card": name}
         if self.kicker:
@@ -267,12 +300,24 @@ class Reading:
 
 
 class HandInputError(ValueError):
-    """Text the reader cannot use. ``field`` is "hand" or "board"; the message is translated."""
+    """Text the reader cannot use. ``field`` is "hand" or "board"; the message is translated.
 
-    def __init__(self, field: str, message: str):
+    ``card_help`` asks the page to show how cards are written next to the message.
+    """
+
+    def __init__(self, field: str, message: str, *, card_help: bool = False):
         super().__init__(message)
         self.field = field
         self.message = message
+        self.card_help = card_help
+
+
+def _isolate(text: str) -> str:
+    """Card text inside a right-to-left sentence keeps its own order (Unicode isolates).
+
+    Only for Hebrew pages; English and Russian messages stay plain text.
+    """
+    return f"\u2068{text}\u2069" if get_language_bidi() else text
 
 
 # ---------------------------------------------------------------------------------------------
@@ -288,17 +333,18 @@ def read_hand(game_code: str, hand_text: str, board_text: str = "") -> Reading:
     game = GAMES[game_code]
     if not game.has_board:
         # Every card is the player's: if some were typed in the board box, read them too.
-        cards = _parse("hand", hand_text) + _parse("board", board_text)
-        _check_duplicates(cards)
+        own = _parse("hand", hand_text)
+        cards = own + _parse("board", board_text)
+        _check_duplicates(cards, hand_count=len(own))
         if not cards:
             raise HandInputError("hand", _("Enter your cards."))
-        _check_count("hand", game, len(cards), game.hand_min, game.hand_max)
+        _check_count("hand", game, len(cards), *game.hand)
         return Reading(game, (_read_own_cards(game, cards),))
 
     hole = _parse("hand", hand_text)
-    board_texts = [t for t in _BOARD_SEPARATORS.split(board_text.strip())] if board_text.strip() else []
+    board_texts = _BOARD_SEPARATORS.split(board_text.strip()) if board_text.strip() else []
     boards = [_parse("board", t) for t in board_texts]
-    _check_duplicates(hole + tuple(c for b in boards for c in b))
+    _check_duplicates(hole + tuple(c for b in boards for c in b), hand_count=len(hole))
     if not hole:
         raise HandInputError("hand", _("Enter the cards in your hand."))
 
@@ -311,20 +357,22 @@ def read_hand(game_code: str, hand_text: str, board_text: str = "") -> Reading:
         hands = [hole[0:4], hole[4:8], hole[8:12]]
     else:
         if game.code == "patchpatch" and len(hole) != 4:
-            raise HandInputError(
-                "hand", _count_message(game, len(hole)) + " " + _("Patch-Patch reads four cards (one hand) or twelve (all three).")
-            )
-        _check_count("hand", game, len(hole), game.hand_min, game.hand_max)
+            rule = _("Patch-Patch reads four cards (one hand) or twelve (all three).")
+            raise HandInputError("hand", rule + " " + _count_message(len(hole)))
+        _check_count("hand", game, len(hole), *game.hand)
         if len(boards) > 1:
             raise HandInputError(
-                "board", _("This hand plays one board; a slash (/) separates boards only for twelve Patch-Patch cards.")
+                "board",
+                _(
+                    "This hand plays one board; a slash (/) separates boards only for twelve "
+                    "Patch-Patch cards."
+                ),
             )
         hands = [hole]
     if not boards:
         raise HandInputError("board", _("Enter the board: three to five cards."))
     for board in boards:
-        assert game.board_min is not None and game.board_max is not None
-        _check_count("board", game, len(board), game.board_min, game.board_max)
+        _check_count("board", game, len(board), *_BOARD_CARDS)
 
     return Reading(
         game,
@@ -347,11 +395,8 @@ def _parse(field_name: str, text: str) -> tuple[Card, ...]:
         except CardParseError:
             raise HandInputError(
                 field_name,
-                _(
-                    "“%(token)s” is not a card. Write the rank (2-9, T or 10, J, Q, K, A) and then "
-                    "the suit (c, d, h, s or ♣ ♦ ♥ ♠), for example Ah or 10♦."
-                )
-                % {"token": _bad_token(chunk)},
+                _("“%(token)s” is not a card.") % {"token": _isolate(_bad_token(chunk))},
+                card_help=True,
             ) from None
     return tuple(cards)
 
@@ -377,18 +422,20 @@ def _bad_token(chunk: str) -> str:
     return chunk
 
 
-def _check_duplicates(cards: Sequence[Card]) -> None:
+def _check_duplicates(cards: Sequence[Card], hand_count: int | None = None) -> None:
+    """A card typed twice; the error points at the box where it appears the second time."""
     seen: set[Card] = set()
-    for c in cards:
+    for i, c in enumerate(cards):
         if c in seen:
             raise HandInputError(
-                "hand",
-                _("%(card)s is entered twice; a deck has only one of each card.") % {"card": c.pretty},
+                "board" if hand_count is not None and i >= hand_count else "hand",
+                _("%(card)s is entered twice; a deck has only one of each card.")
+                % {"card": _isolate(c.pretty)},
             )
         seen.add(c)
 
 
-def _count_message(game: GameRules, count: int) -> str:
+def _count_message(count: int) -> str:
     return ngettext("You entered %(count)s card.", "You entered %(count)s cards.", count) % {
         "count": count
     }
@@ -400,8 +447,8 @@ def _check_count(field_name: str, game: GameRules, count: int, low: int, high: i
     if field_name == "board":
         rule = _("The board has three to five cards (flop, turn, river).")
     else:
-        rule = _("%(game)s: %(how_to)s") % {"game": game.name, "how_to": game.how_to}
-    raise HandInputError(field_name, rule + " " + _count_message(game, count))
+        rule = str(game.how_to)
+    raise HandInputError(field_name, rule + " " + _count_message(count))
 
 
 def _read_own_cards(game: GameRules, cards: tuple[Card, ...]) -> BoardReading:
@@ -469,68 +516,28 @@ def _used(*hands: ShownHand | None) -> set[Card]:
 
 
 def shown_high(value: evaluation.HandValue, wild_ranks: Iterable[int] = ()) -> ShownHand:
-    """The five cards of a high hand, making cards first, kickers dimmed, wild cards marked."""
+    """The five cards of a high hand, making cards first, kickers dimmed, wild cards marked.
+
+    The evaluator gives the five cards in the order they count (trips before the pair, the
+    wheel's ace last, a wild card in the place it fills); the first ones make the category and
+    the rest are kickers.
+    """
     wild_set = frozenset(wild_ranks)
     label = value.category.label
-    cards = list(value.cards)
-    wilds = [c for c in cards if c.rank in wild_set]
-    naturals = sorted((c for c in cards if c.rank not in wild_set), key=lambda c: -c.rank)
-
-    if label in ("straight", "straight_flush", "royal_flush"):
-        ordered = _straight_order(naturals, wilds)
-        return ShownHand(tuple(CardPicture(c, wild=c in wilds) for c in ordered), label)
-    if label in _ALL_FIVE:
-        counts = Counter(c.rank for c in naturals)
-        by_group = sorted(naturals, key=lambda c: (-counts[c.rank], -c.rank))
-        # A wild card joins the biggest group (five of a kind, the trips of a full house).
-        ordered = _insert_wilds_after_group(by_group, wilds, counts)
-        return ShownHand(tuple(CardPicture(c, wild=c in wilds) for c in ordered), label)
-    if label == "high_card":
-        return ShownHand(
-            tuple(CardPicture(c, kicker=i > 0) for i, c in enumerate(naturals)), label
+    making = _MAKING.get(label, 5)
+    stands_for = value.ranks
+    pics = []
+    for i, c in enumerate(value.cards):
+        wild = c.rank in wild_set
+        pics.append(
+            CardPicture(
+                c,
+                kicker=i >= making,
+                wild=wild,
+                plays_as=stands_for[i] if wild and i < len(stands_for) else None,
+            )
         )
-
-    groups = _GROUPS.get(label, 1) or 1
-    counts = Counter(c.rank for c in naturals)
-    ranks = sorted(counts, key=lambda r: (-counts[r], -r))[:groups]
-    making = [c for r in ranks for c in naturals if c.rank == r]
-    kickers = [c for c in naturals if c.rank not in ranks]
-    # Wild cards always belong to what makes the hand: with one, a pair becomes trips, and so on.
-    pics = (
-        [CardPicture(c) for c in making[: len(making) - 0]][: _first_group_len(making)]
-        + [CardPicture(c, wild=True) for c in wilds]
-        + [CardPicture(c) for c in making[_first_group_len(making) :]]
-        + [CardPicture(c, kicker=True) for c in kickers]
-    )
     return ShownHand(tuple(pics), label)
-
-
-def _first_group_len(making: list[Card]) -> int:
-    if not making:
-        return 0
-    first = making[0].rank
-    return sum(1 for c in making if c.rank == first)
-
-
-def _insert_wilds_after_group(by_group: list[Card], wilds: list[Card], counts: Counter[int]) -> list[Card]:
-    if not wilds or not by_group:
-        return wilds + by_group
-    first = by_group[0].rank
-    n = counts[first]
-    return by_group[:n] + wilds + by_group[n:]
-
-
-def _straight_order(naturals: list[Card], wilds: list[Card]) -> list[Card]:
-    """Top card first; the wheel (5-4-3-2-A) puts the ace last; wild cards fill the gaps."""
-    have = {c.rank: c for c in naturals}
-    for top in range(14, 4, -1):
-        window = [top - i for i in range(5)]
-        if top == 5:
-            window = [5, 4, 3, 2, 14]
-        if all(r in window for r in have) and len(window) - len(have) == len(wilds):
-            spare = list(wilds)
-            return [have[r] if r in have else spare.pop(0) for r in window]
-    return naturals + wilds
 
 
 def _low_rank_text(card: Card) -> str:
@@ -541,9 +548,9 @@ def _low_key(card: Card) -> int:
     return 1 if card.rank == 14 else card.rank
 
 
-def shown_low(value: object) -> ShownHand:
+def shown_low(value: evaluation.LowValue) -> ShownHand:
     """A low hand: its five cards, highest first, ace counted as one."""
-    cards = sorted(getattr(value, "cards"), key=lambda c: -_low_key(c))
+    cards = sorted(value.cards, key=lambda c: -_low_key(c))
     return ShownHand(tuple(CardPicture(c) for c in cards), low=True)
 
 

@@ -1,9 +1,10 @@
 from django.urls import path
 
-from tables import views, views_lobby
+from tables import views, views_hand, views_lobby
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("hand/", views_hand.hand, name="hand"),
     path("lobby/", views_lobby.lobby, name="lobby"),
     path("tables/new/", views_lobby.table_new, name="table_new"),
     path("tables/<int:table_id>/", views_lobby.table_page, name="table"),
