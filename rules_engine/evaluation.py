@@ -442,18 +442,31 @@ def omaha_value_int(hole: Sequence[Card], board: Sequence[Card]) -> int:
     """
     hi = [c.index for c in hole]
     bi = [c.index for c in board]
-    hk = [_CARD_RANK_KEY[i] for i in hi]
-    bk = [_CARD_RANK_KEY[i] for i in bi]
-    pairs = _HOLE_PAIRS.get(len(hi)) or tuple(combinations(range(len(hi)), 2))
-    pair_keys = [hk[a] + hk[b] for a, b in pairs]
-    triple_keys = [bk[a] + bk[b] + bk[c] for a, b, c in _BOARD_TRIPLES[len(bi)]]
+    rk = _CARD_RANK_KEY
+    pair_keys: Sequence[int]
+    triple_keys: Sequence[int]
+    if len(hi) == 4 and len(bi) == 5:
+        # The usual deal, unrolled: a third of the time of the general loops below.
+        h0, h1, h2, h3 = [rk[i] for i in hi]
+        b0, b1, b2, b3, b4 = [rk[i] for i in bi]
+        pair_keys = (h0 + h1, h0 + h2, h0 + h3, h1 + h2, h1 + h3, h2 + h3)
+        b01, b23, b24, b34 = b0 + b1, b2 + b3, b2 + b4, b3 + b4
+        triple_keys = (
+            b01 + b2, b01 + b3, b01 + b4, b0 + b23, b0 + b24,
+            b0 + b34, b1 + b23, b1 + b24, b1 + b34, b2 + b34,
+        )  # fmt: skip
+    else:
+        hk = [rk[i] for i in hi]
+        bk = [rk[i] for i in bi]
+        pairs = _HOLE_PAIRS.get(len(hk)) or tuple(combinations(range(len(hk)), 2))
+        pair_keys = [hk[a] + hk[b] for a, b in pairs]
+        triple_keys = [bk[a] + bk[b] + bk[c] for a, b, c in _BOARD_TRIPLES[len(bk)]]
     table = _RANK_VALUE_5
     best = max([table[p + t] for p in pair_keys for t in triple_keys])
     # A flush needs both hole cards and all three board cards in one suit.
-    hole_suits = [i & 3 for i in hi]
     board_suits = [i & 3 for i in bi]
-    for s in set(hole_suits):
-        if hole_suits.count(s) < 2 or board_suits.count(s) < 3:
+    for s in set(board_suits):
+        if board_suits.count(s) < 3:
             continue
         hole_s = [i >> 2 for i in hi if i & 3 == s]
         board_s = [i >> 2 for i in bi if i & 3 == s]
@@ -520,15 +533,15 @@ def omaha_best(hole: Sequence[Card], board: Sequence[Card]) -> HandValue:
     if not 3 <= len(board) <= 5:
         raise ValueError(f"an Omaha board has 3 to 5 cards, got {len(board)}")
     _check([*hole, *board], 5, None, "an Omaha hand")
-    best: tuple[Card, ...] = ()
-    best_value = -1
-    for pair in combinations(hole, 2):
-        for triple in combinations(board, 3):
-            five = pair + triple
-            v = hand_value_int(five)
-            if v > best_value:
-                best, best_value = five, v
-    return _with_cards(best_value, best)
+    value = omaha_value_int(hole, board)
+    # The first two-plus-three (in the order combinations() gives) that makes the value.
+    five = next(
+        pair + triple
+        for pair in combinations(hole, 2)
+        for triple in combinations(board, 3)
+        if hand_value_int(pair + triple) == value
+    )
+    return _with_cards(value, five)
 
 
 # ---------------------------------------------------------------------------------------------
