@@ -7,5 +7,6 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("i18n/", include("django.conf.urls.i18n")),
     path("", include("club.urls")),
+    path("rules/", include("rulesdocs.urls")),
     path("", include("tables.urls")),
 ]

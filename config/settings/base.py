@@ -29,6 +29,7 @@ INSTALLED_APPS = [
     "django_htmx",
     "club",
     "tables",
+    "rulesdocs",
 ]
 if django.VERSION < (6, 0):
     # Django 6 has template partials built in; 5.2 (for Python 3.11) gets them from the package

@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class RulesDocsConfig(AppConfig):
+    name = "rulesdocs"
+    verbose_name = "Rules pages"
