@@ -2,18 +2,22 @@
 
 from __future__ import annotations
 
+import doctest
 import random
 import subprocess
 import sys
 from collections import Counter
-from itertools import combinations
+from itertools import combinations, combinations_with_replacement
+from types import ModuleType
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from rules_engine import batch, evaluation, lowball, openhand, wild
 from rules_engine.cards import FULL_DECK, Card, parse_cards
 from rules_engine.evaluation import (
+    RANK_KEYS,
     VALUE_COUNT,
     VALUE_ROYAL_FLUSH,
     VALUE_SHAPES,
@@ -71,6 +75,15 @@ def test_inside_a_category_values_rise_with_the_ranks_in_order_of_importance() -
             straight = cat_a in (Category.STRAIGHT, Category.STRAIGHT_FLUSH)
             # Straights rank by their top card, which is the first rank (5 for the wheel).
             assert (ranks_a[:1] if straight else ranks_a) < (ranks_b[:1] if straight else ranks_b)
+
+
+def test_rank_keys_tell_apart_every_multiset_of_up_to_seven_ranks() -> None:
+    # The fast paths identify a hand's ranks by the sum of their keys; at most four of a rank.
+    for n in range(1, 8):
+        multisets = [
+            c for c in combinations_with_replacement(range(13), n) if max(Counter(c).values()) <= 4
+        ]
+        assert len({sum(RANK_KEYS[r] for r in c) for c in multisets}) == len(multisets)
 
 
 def test_category_labels_are_snake_case() -> None:
@@ -357,3 +370,11 @@ def test_the_evaluator_imports_without_django() -> None:
         " if sys.modules[m] is not None)\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True, timeout=60)
+
+
+@pytest.mark.parametrize(
+    "module", [evaluation, lowball, wild, openhand, batch], ids=lambda m: m.__name__
+)
+def test_the_docstring_examples_hold(module: ModuleType) -> None:
+    result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
+    assert result.attempted > 0 and result.failed == 0
