@@ -228,6 +228,12 @@ def value_histogram(n_cards: int = 7, threads: int = 2) -> IntArray:
         return np.bincount(values, minlength=VALUE_COUNT).astype(np.int64)
     if n_cards != 7:
         raise ValueError("all hands can be enumerated for 5 or 7 cards")
+    # Build the shared tables once, before the threads would race to build them.
+    _colex_fives()
+    _rank_table(7)
+    for s in range(4):
+        for need in (3, 4, 5):
+            _suit_at_least(s, need)
     # Largest prefixes first, dealt round-robin, so the threads finish together.
     pairs = sorted(((a, b) for b in range(52) for a in range(5, b)), reverse=True)
     threads = max(1, threads)
