@@ -74,7 +74,8 @@ class TableForm(forms.Form):
     name = forms.CharField(label=gettext_lazy("Table name"), max_length=60)
     stakes = forms.ChoiceField(
         label=gettext_lazy("Stakes (small blind / big blind)"),
-        choices=[(f"{sb}-{bb}", f"{sb} / {bb}") for sb, bb in STAKES_LADDER],
+        # "5/10" without spaces stays one left-to-right run inside Hebrew text.
+        choices=[(f"{sb}-{bb}", f"{sb}/{bb}") for sb, bb in STAKES_LADDER],
         required=False,
     )
     small_blind = forms.IntegerField(label=gettext_lazy("Small blind"), min_value=1, max_value=1_000_000, required=False)
@@ -188,6 +189,7 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
         raise Http404
     table = context["table"]
     context["ws_url"] = f"/ws/tables/{table.id}/"
+    context["messages_inline"] = True  # table.html shows sit/leave messages next to the seats
     context.update(_buy_in_context(request, table))
     if not table.is_public and request.user.is_authenticated and table.created_by_id == request.user.pk:
         context["invite_url"] = _invite_url(request, table)

@@ -57,7 +57,7 @@ def test_lobby_lists_public_tables_not_private_ones(client) -> None:
     body = res.content.decode()
     assert "Open Felt" in body
     assert reverse("table", kwargs={"table_id": public.id}) in body
-    assert "10 / 20" in body and "Fast" in body and "0 of 2 seats" in body and "Patch-Patch" in body
+    assert "10/20" in body and "Fast" in body and "0 of 2 seats" in body and "Patch-Patch" in body
     assert "Secret Kitchen" not in body
     assert reverse("table", kwargs={"table_id": private.id}) not in body
     assert private.invite_code not in body
@@ -221,6 +221,22 @@ def test_an_invitation_for_one_table_opens_no_other(client) -> None:
     assert client.get(reverse("table", kwargs={"table_id": second.id})).status_code == 404
 
 
+def test_an_invitation_survives_signing_up(client) -> None:
+    """The usual way in: a friend opens the link logged out, signs up, then sits down."""
+    table = _table(_user("olga"), is_public=False)
+    page = reverse("table", kwargs={"table_id": table.id})
+    client.get(f"{page}?invite={table.invite_code}")
+    assert client.get(page).status_code == 200
+    password = "felt-river-7-queens"
+    res = client.post(reverse("signup") + f"?next={page}", {
+        "username": "newbie", "display_name": "Newbie", "password1": password, "password2": password,
+    })
+    assert res["Location"] == page
+    assert client.get(page).status_code == 200
+    client.post(reverse("table_sit", kwargs={"table_id": table.id}), {"buy_in": "300"})
+    assert Seat.objects.get(table=table).user.username == "newbie"
+
+
 def test_public_table_page_is_open_to_anyone(client) -> None:
     table = _table()
     res = client.get(reverse("table", kwargs={"table_id": table.id}))
@@ -300,6 +316,7 @@ def test_sit_then_leave_returns_exact_chips_with_ledger_entries() -> None:
 
     res = c.post(reverse("table_leave", kwargs={"table_id": table.id}), follow=True)
     assert any("737 chips are back" in m for m in _messages(res))
+    assert res.content.decode().count("737 chips are back") == 1  # shown once, not by base.html too
     assert not Seat.objects.filter(table=table).exists()
     assert _bankroll(user) == 20_000
     rows = list(LedgerEntry.objects.filter(user=user).order_by("id").values_list("kind", "account", "amount", "balance_after"))

@@ -21,7 +21,7 @@ DEMO_PASSWORD = "patchpatch-demo"
 DEMO_TABLES = (
     ("Demo Patch-Patch 5-10", 5, 10, "medium", 3, True),
     ("Demo Patch-Patch 10-20 fast", 10, 20, "fast", 2, True),
-    ("Alice's kitchen (private)", 2, 4, "slow", 3, False),
+    ("Alice's kitchen", 2, 4, "slow", 3, False),
 )
 
 
