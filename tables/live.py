@@ -13,7 +13,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
-from collections.abc import Awaitable
 from typing import Any
 
 from asgiref.sync import async_to_sync
@@ -71,8 +70,8 @@ def _send_group(group: str, message: dict[str, Any]) -> None:
     if layer is None:
         return
 
-    def factory() -> Awaitable[None]:
-        return layer.group_send(group, message)
+    async def factory() -> None:
+        await layer.group_send(group, message)
 
     _run(factory)
 

@@ -90,7 +90,10 @@ def table_snapshot(*, table_id: int, user: Any) -> dict[str, Any] | None:
 
 
 def table_context(*, table_id: int, user: Any) -> dict[str, Any] | None:
+    """What one viewer sees of a table, shaped for ``table.html`` (see ``tables.presenter``)."""
+    from rules_engine.games import get_variant
     from tables.models import Hand, Seat, Table
+    from tables.presenter import present
 
     table = Table.objects.filter(id=table_id).first()
     if table is None:
@@ -103,8 +106,6 @@ def table_context(*, table_id: int, user: Any) -> dict[str, Any] | None:
     view = None
     me = None
     if hand is not None:
-        from rules_engine.games import get_variant
-
         state = get_variant(table.game).from_json(hand.state)
         if my_seat is not None:
             for i, (seat_no, user_id, _start) in enumerate(hand.players):
@@ -112,24 +113,27 @@ def table_context(*, table_id: int, user: Any) -> dict[str, Any] | None:
                     me = i
         view = state.view_for(me)
     by_seat = {s.seat_no: s for s in seats}
-    seat_rows = []
+    seat_dicts = []
     for n in range(table.max_seats):
         s = by_seat.get(n)
-        player_view = None
-        if s is not None and hand is not None and view is not None:
-            for i, (seat_no, user_id, _start) in enumerate(hand.players):
-                if seat_no == n and user_id == s.user_id:
-                    player_view = view["players"][i] if i < len(view.get("players", [])) else None
-        seat_rows.append({"no": n, "seat": s, "name": _display_name(s.user) if s else "", "view": player_view})
-    return {
+        seat_dicts.append({
+            "no": n, "empty": s is None, "name": _display_name(s.user) if s else "",
+            "me": bool(s and my_seat and s.pk == my_seat.pk), "stack": int(s.stack) if s else 0,
+            "sitting_out": bool(s and (s.sitting_out or s.break_next)), "user_id": s.user_id if s else None,
+        })
+    context = present(view=view, seats=seat_dicts, players=hand.players if hand else None)
+    recent = list(Hand.objects.filter(table=table, ended__isnull=False).order_by("-number").values("id", "number", "ended")[:10])
+    context.update({
         "table": table,
-        "seats": seat_rows,
         "my_seat": my_seat,
         "hand": hand,
         "view": view,
         "me": me,
-        "my_turn": bool(view and me is not None and me in (view.get("actors") or [])),
-    }
+        "my_turn": bool(view and me is not None and me in (view.get("actors") or []) and view["phase"] != "over"),
+        "recent_hands": recent,
+        "on_break": bool(my_seat and (my_seat.sitting_out or my_seat.break_next)),
+    })
+    return context
 
 
 def _display_name(user: Any) -> str:
@@ -152,3 +156,31 @@ def private_tables_for(*, user: Any) -> list[Any]:
         .filter(Q(created_by=user) | Q(id__in=seated))
         .annotate(taken=Count("seats")).order_by("-id")
     )
+
+
+def finished_hand_context(*, hand: Any) -> dict[str, Any]:
+    """A finished hand as everyone may now see it: the public (spectator) view after the end,
+    which shows only the hands the showdown revealed."""
+    from rules_engine.games import get_variant
+    from tables.models import Seat
+    from tables.presenter import present
+
+    state = get_variant(hand.table.game).from_json(hand.state)
+    view = state.view_for(None)
+    names = {}
+    for seat_no, user_id, _start in hand.players:
+        seat = Seat.objects.filter(table=hand.table, user_id=user_id).select_related("user", "user__profile").first()
+        if seat is not None:
+            names[seat_no] = _display_name(seat.user)
+        else:
+            from django.contrib.auth import get_user_model
+
+            u = get_user_model().objects.filter(pk=user_id).first()
+            names[seat_no] = _display_name(u) if u else "?"
+    seat_dicts = [
+        {"no": seat_no, "empty": False, "name": names[seat_no], "me": False, "stack": 0, "sitting_out": False, "user_id": user_id}
+        for seat_no, user_id, _start in hand.players
+    ]
+    context = present(view=view, seats=seat_dicts, players=hand.players)
+    context.update({"hand": hand, "table": hand.table, "phh": hand.phh})
+    return context

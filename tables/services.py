@@ -253,7 +253,7 @@ def _is_legal(state: Any, idx: int, kind: str) -> bool:
 
 
 def _parse_engine_action(idx: int, message: dict[str, Any]) -> Any:
-    from rules_engine.games.patchpatch import Action
+    from rules_engine.games import Action
 
     kind = message["action"]
     if kind == "swap":
@@ -273,7 +273,7 @@ def _parse_engine_action(idx: int, message: dict[str, Any]) -> Any:
             cards12 = tuple(Card.parse(c) for c in order)
         except CardParseError as exc:
             raise TableError(str(exc)) from exc
-        return Action(seat=idx, kind="arrange", cards=cards12)
+        return Action(seat=idx, kind="arrange", order=cards12)
     return Action(seat=idx, kind=kind)
 
 
@@ -303,8 +303,6 @@ def _after_engine_step(table: Table, hand: Hand, state: Any) -> None:
 
 
 def _settle(table: Table, hand: Hand, state: Any, now: dt.datetime) -> None:
-    from rules_engine import notation
-
     seats = {s.seat_no: s for s in Seat.objects.filter(table=table).select_related("user")}
     result = state.result
     stacks = [int(x) for x in state.stacks]
@@ -331,6 +329,8 @@ def _settle(table: Table, hand: Hand, state: Any, now: dt.datetime) -> None:
     hand.ended = now
     hand.result = state.view_for(None).get("result")
     try:
+        from rules_engine import notation
+
         hand.phh = notation.to_phh(state)
     except Exception:  # the hand is settled either way; a history we cannot write is logged
         log.exception("could not export hand %s as PHH", hand.id)
@@ -358,7 +358,7 @@ def _start_hand_if_ready(table: Table) -> Hand | None:
     ready = _ready_seats(table)
     if len(ready) < 2:
         return None
-    from rules_engine.games.patchpatch import HandSetup
+    from rules_engine.games import HandSetup
 
     # The button moves one seat clockwise among the players dealt in.
     seat_nos = [s.seat_no for s in ready]
@@ -381,6 +381,39 @@ def _start_hand_if_ready(table: Table) -> Hand | None:
     )
     _after_engine_step(table, hand, state)
     return hand
+
+
+# ---------------------------------------------------------------------------------------------
+# Pausing (host controls; who may call these is checked by the caller)
+
+
+def table_pause(*, table_id: int, now: bool = False) -> int:
+    """Pause after the current hand (or at once when no hand is being played)."""
+    with transaction.atomic():
+        table = _lock_table(table_id)
+        if table.status == Table.Status.CLOSED:
+            raise TableError("this table is closed")
+        if now or _current_hand(table) is None:
+            table.status = Table.Status.PAUSED
+            table.pause_after_hand = False
+        else:
+            table.pause_after_hand = True
+        return _bump(table)
+
+
+def table_resume(*, table_id: int) -> int:
+    """Open a paused table again and deal if enough players are ready."""
+    with transaction.atomic():
+        table = _lock_table(table_id)
+        if table.status == Table.Status.CLOSED:
+            raise TableError("this table is closed")
+        table.status = Table.Status.OPEN
+        table.pause_after_hand = False
+        if _current_hand(table) is None:
+            _start_hand_if_ready(table)
+        version = _bump(table)
+    transaction.on_commit(_lobby_changed)
+    return version
 
 
 # ---------------------------------------------------------------------------------------------

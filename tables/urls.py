@@ -1,6 +1,6 @@
 from django.urls import path
 
-from tables import views, views_hand, views_lobby
+from tables import views, views_hand, views_hands, views_lobby
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -11,4 +11,6 @@ urlpatterns = [
     path("tables/<int:table_id>/invite/", views_lobby.table_invite, name="table_invite"),
     path("tables/<int:table_id>/sit/", views_lobby.table_sit, name="table_sit"),
     path("tables/<int:table_id>/leave/", views_lobby.table_leave, name="table_leave"),
+    path("tables/<int:table_id>/hands/<int:number>/", views_hands.hand_history, name="hand_history"),
+    path("tables/<int:table_id>/hands/<int:number>.phh", views_hands.hand_history_phh, name="hand_history_phh"),
 ]

@@ -1,5 +1,7 @@
 """Channels and Celery: in-memory and in-process by default, Redis when REDIS_URL is set."""
 
+import sys
+
 from config.settings.env import env_bool, env_str
 
 REDIS_URL = env_str("REDIS_URL")
@@ -25,7 +27,8 @@ else:
     CELERY_BROKER_TRANSPORT_OPTIONS = {}
     LIVE_MODE = "embedded"
     # The Daphne process runs a Celery worker thread on the in-memory broker (see tables.apps).
-    CELERY_EMBEDDED_WORKER = env_bool("CELERY_EMBEDDED_WORKER", True)
+    # Not inside a test process: tests drive timers themselves (or start a real server).
+    CELERY_EMBEDDED_WORKER = env_bool("CELERY_EMBEDDED_WORKER", "pytest" not in sys.modules)
 
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_IGNORE_RESULT = True

@@ -1,0 +1,130 @@
+// The live table client: one websocket, server-rendered fragments, a countdown, taps and keys.
+// Every server message is a full snapshot of what this viewer may see, stamped with the table
+// version; older ones are ignored, and a reconnect always starts with a fresh snapshot.
+(function () {
+  "use strict";
+  var app = document.getElementById("table-app");
+  if (!app) return;
+  var root = document.getElementById("table-root");
+  var toast = document.getElementById("table-toast");
+  var version = parseInt(root.getAttribute("data-version") || "-1", 10);
+  var deadline = null;
+  var selected = null;
+  var socket = null;
+  var retry = 500;
+  var invite = new URLSearchParams(window.location.search).get("invite");
+
+  function wsUrl() {
+    var proto = window.location.protocol === "https:" ? "wss://" : "ws://";
+    var url = proto + window.location.host + app.getAttribute("data-ws");
+    if (invite) url += "?invite=" + encodeURIComponent(invite);
+    return url;
+  }
+
+  function connect() {
+    socket = new WebSocket(wsUrl());
+    socket.onopen = function () { retry = 500; app.classList.remove("offline"); };
+    socket.onmessage = function (ev) {
+      var msg;
+      try { msg = JSON.parse(ev.data); } catch (e) { return; }
+      if (msg.type === "state") applyState(msg);
+      else if (msg.type === "error") showToast(msg.message);
+    };
+    socket.onclose = function () {
+      app.classList.add("offline");
+      setTimeout(connect, retry);
+      retry = Math.min(retry * 2, 8000);
+    };
+  }
+
+  function applyState(msg) {
+    if (typeof msg.version === "number" && msg.version < version) return;
+    version = msg.version;
+    root.innerHTML = msg.html;
+    root.setAttribute("data-version", String(version));
+    deadline = msg.deadline ? msg.deadline * 1000 : null;
+    selected = null;
+    tick();
+    if (msg.my_turn && navigator.vibrate) { try { navigator.vibrate(30); } catch (e) { /* ignore */ } }
+  }
+
+  function send(obj) {
+    if (!socket || socket.readyState !== 1) { showToast(app.getAttribute("data-offline-text") || "Reconnecting…"); return; }
+    obj.version = version;
+    socket.send(JSON.stringify(obj));
+  }
+
+  function showToast(text) {
+    if (!toast) return;
+    toast.textContent = text;
+    toast.hidden = false;
+    clearTimeout(showToast.timer);
+    showToast.timer = setTimeout(function () { toast.hidden = true; }, 4000);
+  }
+
+  function tick() {
+    var clocks = root.querySelectorAll("[data-clock]");
+    var left = deadline ? Math.max(0, (deadline - Date.now()) / 1000) : null;
+    for (var i = 0; i < clocks.length; i++) {
+      clocks[i].textContent = left === null ? "" : (left >= 10 ? Math.ceil(left) : left.toFixed(1)) + "s";
+      clocks[i].classList.toggle("urgent", left !== null && left < 6);
+    }
+  }
+  setInterval(tick, 200);
+
+  root.addEventListener("click", function (ev) {
+    var btn = ev.target.closest("[data-action]");
+    if (btn && !btn.disabled) {
+      ev.preventDefault();
+      send({ action: btn.getAttribute("data-action") });
+      return;
+    }
+    var card = ev.target.closest("[data-swap]");
+    if (card) {
+      ev.preventDefault();
+      tapCard(card);
+    }
+  });
+
+  function tapCard(card) {
+    if (selected && selected !== card) {
+      var a = selected.getAttribute("data-swap"), b = card.getAttribute("data-swap");
+      selected.classList.remove("picked");
+      selected = null;
+      send({ action: "swap", cards: [a, b] });
+    } else if (selected === card) {
+      card.classList.remove("picked");
+      selected = null;
+    } else {
+      selected = card;
+      card.classList.add("picked");
+    }
+  }
+
+  // Dragging a card onto another swaps them too.
+  root.addEventListener("dragstart", function (ev) {
+    var card = ev.target.closest("[data-swap]");
+    if (card) ev.dataTransfer.setData("text/plain", card.getAttribute("data-swap"));
+  });
+  root.addEventListener("dragover", function (ev) {
+    if (ev.target.closest("[data-swap]")) ev.preventDefault();
+  });
+  root.addEventListener("drop", function (ev) {
+    var card = ev.target.closest("[data-swap]");
+    var from = ev.dataTransfer.getData("text/plain");
+    if (card && from && from !== card.getAttribute("data-swap")) {
+      ev.preventDefault();
+      send({ action: "swap", cards: [from, card.getAttribute("data-swap")] });
+    }
+  });
+
+  // Desktop shortcuts: the key is shown on each button (data-key).
+  document.addEventListener("keydown", function (ev) {
+    if (ev.target && /input|select|textarea/i.test(ev.target.tagName)) return;
+    if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
+    var btn = root.querySelector('[data-key="' + ev.key.toLowerCase() + '"]');
+    if (btn && !btn.disabled) { ev.preventDefault(); btn.click(); }
+  });
+
+  connect();
+})();

@@ -1,0 +1,200 @@
+"""Turn one viewer's engine view into what the table template draws.
+
+The input is ``state.view_for(seat)``: it already holds only the cards this viewer may see, so
+nothing here can leak a hidden card. This module only reshapes it: seats in table order with
+names, boards with the viewer's four cards under each, buttons with translated labels, and the
+showdown per board.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.utils.translation import gettext as _
+
+from rules_engine.cards import Card
+from tables.handreader import CardPicture
+
+BOARD_SIZE = 5
+
+# Category labels from the engine, in the viewer's language.
+CATEGORY_NAMES = {
+    "royal_flush": lambda: _("Royal flush"),
+    "straight_flush": lambda: _("Straight flush"),
+    "four_of_a_kind": lambda: _("Four of a kind"),
+    "full_house": lambda: _("Full house"),
+    "flush": lambda: _("Flush"),
+    "straight": lambda: _("Straight"),
+    "three_of_a_kind": lambda: _("Three of a kind"),
+    "two_pair": lambda: _("Two pair"),
+    "one_pair": lambda: _("One pair"),
+    "high_card": lambda: _("High card"),
+    "five_of_a_kind": lambda: _("Five of a kind"),
+}
+
+# Keyboard shortcuts shown on the buttons.
+KEYS = {"fold": "f", "check": "c", "call": "c", "bet_pot": "r", "raise_pot": "r", "all_in": "a", "done": "d"}
+
+
+def category_name(label: str | None) -> str:
+    if not label:
+        return ""
+    name = CATEGORY_NAMES.get(label)
+    return name() if name else label
+
+
+def action_label(kind: str, amount: int) -> str:
+    if kind == "fold":
+        return _("Fold")
+    if kind == "check":
+        return _("Check")
+    if kind == "call":
+        return _("Call %(amount)s") % {"amount": amount}
+    if kind == "bet_pot":
+        return _("Bet pot %(amount)s") % {"amount": amount}
+    if kind == "raise_pot":
+        return _("Raise to %(amount)s") % {"amount": amount}
+    if kind == "all_in":
+        return _("All-in %(amount)s") % {"amount": amount}
+    if kind == "done":
+        return _("Done")
+    return kind
+
+
+def pictures(cards: list[str] | None, used: set[str] | None = None, swap: bool = False) -> list[dict[str, Any]]:
+    out = []
+    for text in cards or []:
+        card = Card.parse(text)
+        pic = CardPicture(card=card, used=bool(used and text in used), kicker=bool(used is not None and text not in used))
+        out.append({"pic": pic, "swap": text if swap else ""})
+    return out
+
+
+@dataclass
+class SeatRow:
+    no: int
+    name: str = ""
+    empty: bool = True
+    me: bool = False
+    stack: int = 0
+    bet: int = 0
+    in_hand: bool = False
+    folded: bool = False
+    all_in: bool = False
+    acting: bool = False
+    arranged: bool = False
+    button: bool = False
+    small_blind: bool = False
+    big_blind: bool = False
+    sitting_out: bool = False
+    net: int | None = None
+    hands: list[list[dict[str, Any]]] = field(default_factory=list)
+
+
+@dataclass
+class BoardRow:
+    index: int
+    cards: list[dict[str, Any]]
+    blanks: int
+    mine: list[dict[str, Any]]
+    made: str = ""
+    made_cards: set[str] = field(default_factory=set)
+    results: list[dict[str, Any]] = field(default_factory=list)
+
+
+def present(*, view: dict[str, Any] | None, seats: list[dict[str, Any]], players: list[list[int]] | None) -> dict[str, Any]:
+    """Build the template context for one viewer.
+
+    ``seats`` are the table's seats (``no``, ``name``, ``stack``, ``sitting_out``, ``user_id``),
+    ``players`` the hand's engine index -> (seat_no, user_id, start stack).
+    """
+    engine_of_seat: dict[int, int] = {}
+    if players:
+        for i, (seat_no, _user_id, _start) in enumerate(players):
+            engine_of_seat[seat_no] = i
+    names = {}
+    rows: list[SeatRow] = []
+    for s in seats:
+        row = SeatRow(no=s["no"], name=s["name"], empty=s["empty"], me=s["me"], stack=s["stack"], sitting_out=s["sitting_out"])
+        i = engine_of_seat.get(s["no"]) if not s["empty"] else None
+        if view is not None and i is not None and s["user_id"] == players[i][1]:  # type: ignore[index]
+            p = view["players"][i]
+            names[i] = s["name"]
+            row.stack = p["stack"]
+            row.bet = p["bet"]
+            row.in_hand = p["in_hand"]
+            row.folded = p["folded"]
+            row.all_in = p["all_in"]
+            row.arranged = p["arranged"]
+            row.button = p["button"]
+            row.small_blind = p["small_blind"]
+            row.big_blind = p["big_blind"]
+            row.acting = i in (view.get("actors") or []) and view["phase"] != "over"
+            if view.get("result"):
+                row.net = view["result"]["net"][i]
+            if p.get("hands") and p.get("shown"):
+                row.hands = [pictures(h["cards"]) for h in p["hands"]]
+        rows.append(row)
+    if view is None:
+        return {"seat_rows": rows, "boards": [], "actions": [], "phase": "", "arranging": False}
+
+    you = view.get("you")
+    result = view.get("result")
+    my_hands = you["hands"] if you else None
+    arranging = bool(you and you.get("arranging"))
+    boards = []
+    board_wins: dict[int, list[dict[str, Any]]] = {}
+    if result:
+        for pot in result["pots"]:
+            for b in pot["boards"]:
+                for w in b["winners"]:
+                    board_wins.setdefault(b["board"], []).append(
+                        {
+                            "name": names.get(w["seat"], "?"),
+                            "amount": w["amount"],
+                            "category": category_name(w["category"]),
+                            "cards": w["cards"],
+                            "pot": pot["index"],
+                            "split": len(b["winners"]) > 1,
+                        }
+                    )
+    for b in range(3):
+        board_cards = view["boards"][b] if b < len(view["boards"]) else []
+        mine = my_hands[b] if my_hands else None
+        winning: set[str] = set()
+        for w in board_wins.get(b, []):
+            winning.update(w["cards"])
+        made = mine["made"] if mine else None
+        highlight = winning or (set(made["cards"]) if made else set())
+        boards.append(
+            BoardRow(
+                index=b + 1,
+                cards=pictures(board_cards, used=highlight if highlight else None),
+                blanks=BOARD_SIZE - len(board_cards),
+                mine=pictures(mine["cards"], used=(set(made["cards"]) if made else None), swap=arranging) if mine else [],
+                made=category_name(made["category"]) if made else "",
+                made_cards=set(made["cards"]) if made else set(),
+                results=board_wins.get(b, []),
+            )
+        )
+    actions = []
+    for la in view.get("legal_actions") or []:
+        kind = la["kind"]
+        if kind in ("swap", "arrange"):
+            continue
+        actions.append({"kind": kind, "amount": la["amount"], "label": action_label(kind, la["amount"]), "key": KEYS.get(kind, "")})
+    scoop_name = names.get(result["scoop"]) if result and result.get("scoop") is not None else None
+    return {
+        "seat_rows": rows,
+        "boards": boards,
+        "actions": actions,
+        "phase": view["phase"],
+        "arranging": arranging,
+        "arranged": bool(you and view["players"][you["seat"]]["arranged"]),
+        "pot": view["pot"],
+        "result": result,
+        "scoop_name": scoop_name,
+        "showdown": bool(result and result.get("showdown")),
+        "clock_kind": view.get("clock") or "",
+    }

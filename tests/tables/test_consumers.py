@@ -1,0 +1,199 @@
+"""The table websocket: players, spectators, reconnects, bad input, races and hidden cards."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+from typing import Any
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.test import Client
+
+from config.asgi import application
+from tables.models import Table
+from tests.tables.helpers import current_state, seated_table, user_for_index
+
+pytestmark = [pytest.mark.django_db(transaction=True)]
+
+CARD_RE = re.compile(r"\b([2-9TJQKA][cdhs])\b")
+
+
+def _cookie_for(user: Any) -> bytes:
+    client = Client()
+    client.force_login(user)
+    return f"{settings.SESSION_COOKIE_NAME}={client.cookies[settings.SESSION_COOKIE_NAME].value}".encode()
+
+
+async def _connect(table_id: int, user: Any = None, query: str = "") -> WebsocketCommunicator:
+    headers = [(b"origin", b"http://testserver"), (b"host", b"testserver")]
+    if user is not None:
+        headers.append((b"cookie", await database_sync_to_async(_cookie_for)(user)))
+    path = f"/ws/tables/{table_id}/" + (f"?{query}" if query else "")
+    comm = WebsocketCommunicator(application, path, headers=headers)
+    connected, _ = await comm.connect()
+    assert connected, "websocket refused"
+    return comm
+
+
+async def _next_state(comm: WebsocketCommunicator, timeout: float = 3) -> dict[str, Any]:
+    while True:
+        msg = json.loads(await comm.receive_from(timeout=timeout))
+        if msg["type"] == "state":
+            return msg
+
+
+async def _drain(comm: WebsocketCommunicator) -> list[dict[str, Any]]:
+    out = []
+    while not await comm.receive_nothing(timeout=0.15):
+        out.append(json.loads(await comm.receive_from()))
+    return out
+
+
+def _hidden_cards_for(table: Table, viewer_index: int | None) -> set[str]:
+    """Cards this viewer must not see now: other players' hands and the undealt deck."""
+    hand, state = current_state(table)
+    snapshot = state.to_json()
+    everything = set(CARD_RE.findall(json.dumps(snapshot)))
+    visible = set(CARD_RE.findall(json.dumps(state.view_for(viewer_index))))
+    return everything - visible
+
+
+@pytest.fixture
+def three_handed() -> tuple[Table, list[Any]]:
+    return seated_table(n=3)
+
+
+async def test_player_gets_own_snapshot_and_no_hidden_card(three_handed: Any) -> None:
+    table, users = three_handed
+    hand, state = await database_sync_to_async(current_state)(table)
+    comms = []
+    for i in range(3):
+        user = await database_sync_to_async(user_for_index)(hand, i)
+        comm = await _connect(table.id, user)
+        snap = await _next_state(comm)
+        assert snap["version"] == table.version
+        hidden = await database_sync_to_async(_hidden_cards_for)(table, i)
+        assert hidden, "other players hold cards this viewer must not see"
+        leaked = hidden & set(CARD_RE.findall(snap["html"]))
+        assert not leaked, f"seat {i} was sent hidden cards {leaked}"
+        own = set(CARD_RE.findall(json.dumps(state.view_for(i))))
+        assert own & set(CARD_RE.findall(snap["html"])), "a player sees their own cards"
+        comms.append(comm)
+    spectator = await _connect(table.id, None)
+    snap = await _next_state(spectator)
+    hidden = await database_sync_to_async(_hidden_cards_for)(table, None)
+    assert not (hidden & set(CARD_RE.findall(snap["html"])))
+    for c in comms + [spectator]:
+        await c.disconnect()
+
+
+async def test_action_reaches_every_viewer_with_next_version(three_handed: Any) -> None:
+    table, users = three_handed
+    hand, state = await database_sync_to_async(current_state)(table)
+    actor = state.actors()[0]
+    actor_user = await database_sync_to_async(user_for_index)(hand, actor)
+    a = await _connect(table.id, actor_user)
+    spectator = await _connect(table.id, None)
+    v0 = (await _next_state(a))["version"]
+    await _next_state(spectator)
+    await a.send_to(text_data=json.dumps({"action": "call", "version": v0}))
+    got_a = await _next_state(a)
+    got_s = await _next_state(spectator)
+    assert got_a["version"] == got_s["version"] == v0 + 1
+    await a.disconnect()
+    await spectator.disconnect()
+
+
+async def test_bad_messages_get_errors_and_change_nothing(three_handed: Any) -> None:
+    table, users = three_handed
+    hand, state = await database_sync_to_async(current_state)(table)
+    actor = state.actors()[0]
+    other = next(i for i in range(3) if i != actor)
+    user = await database_sync_to_async(user_for_index)(hand, other)
+    comm = await _connect(table.id, user)
+    v0 = (await _next_state(comm))["version"]
+    junk = [
+        "not json", "[]", "42", "null", json.dumps({"action": 5}), json.dumps({"action": "call"}),
+        json.dumps({"action": "call", "version": "7"}), json.dumps({"action": "call", "version": v0}),
+        json.dumps({"action": "swap", "cards": ["Zz", "Ah"], "version": v0}),
+        json.dumps({"action": "raise_pot", "version": v0 + 99}), "{" * 5000, json.dumps({"action": "x" * 3000}),
+        json.dumps({"action": "arrange", "order": "Ah", "version": v0}),
+    ]
+    for text in junk:
+        await comm.send_to(text_data=text)
+        msgs = await _drain(comm)
+        assert any(m["type"] == "error" and m["message"] for m in msgs), text[:40]
+    await comm.send_to(bytes_data=b"\x00\x01")
+    assert any(m["type"] == "error" for m in await _drain(comm))
+    refreshed = await database_sync_to_async(Table.objects.get)(id=table.id)
+    assert refreshed.version == v0
+    await comm.disconnect()
+
+
+async def test_two_players_acting_at_once_exactly_one_applies(three_handed: Any) -> None:
+    table, users = three_handed
+    hand, state = await database_sync_to_async(current_state)(table)
+    comms = []
+    for i in range(3):
+        user = await database_sync_to_async(user_for_index)(hand, i)
+        comms.append(await _connect(table.id, user))
+    v0 = (await asyncio.gather(*[_next_state(c) for c in comms]))[0]["version"]
+    # Everyone sends "call" for the same version at the same instant: only the actor's can
+    # apply, and only once.
+    await asyncio.gather(*[c.send_to(text_data=json.dumps({"action": "call", "version": v0})) for c in comms])
+    await asyncio.sleep(0.5)
+    refreshed = await database_sync_to_async(Table.objects.get)(id=table.id)
+    assert refreshed.version == v0 + 1
+    for c in comms:
+        await c.disconnect()
+
+
+async def test_reconnect_gets_a_fresh_snapshot(three_handed: Any) -> None:
+    table, users = three_handed
+    hand, state = await database_sync_to_async(current_state)(table)
+    user = await database_sync_to_async(user_for_index)(hand, 0)
+    first = await _connect(table.id, user)
+    s1 = await _next_state(first)
+    await first.disconnect()
+    second = await _connect(table.id, user)
+    s2 = await _next_state(second)
+    assert s2["version"] == s1["version"] and s2["html"] == s1["html"]
+    await second.send_to(text_data=json.dumps({"action": "snapshot"}))
+    s3 = await _next_state(second)
+    assert s3["version"] == s1["version"]
+    await second.disconnect()
+
+
+async def test_private_table_refuses_strangers() -> None:
+    from tables import services
+    from tests.tables.helpers import make_user
+
+    owner = await database_sync_to_async(make_user)("owner1")
+    table = await database_sync_to_async(services.table_create)(
+        creator=owner, name="home", small_blind=1, big_blind=2, is_public=False
+    )
+    stranger = await database_sync_to_async(make_user)("stranger1")
+    comm = WebsocketCommunicator(
+        application, f"/ws/tables/{table.id}/",
+        headers=[(b"origin", b"http://testserver"), (b"cookie", await database_sync_to_async(_cookie_for)(stranger))],
+    )
+    connected, _ = await comm.connect()
+    assert not connected
+    ok = await _connect(table.id, stranger, query=f"invite={table.invite_code}")
+    await _next_state(ok)
+    await ok.disconnect()
+    missing = WebsocketCommunicator(application, "/ws/tables/999999/", headers=[(b"origin", b"http://testserver")])
+    connected, _ = await missing.connect()
+    assert not connected
+
+
+async def test_other_origins_are_refused(three_handed: Any) -> None:
+    table, _ = three_handed
+    comm = WebsocketCommunicator(application, f"/ws/tables/{table.id}/", headers=[(b"origin", b"http://evil.example")])
+    connected, _ = await comm.connect()
+    assert not connected

@@ -1,0 +1,170 @@
+"""Table services on the real database: seats, versions, hands, timers, and the ledger."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+from django.db.models import Sum
+from django.utils import timezone
+
+from club.models import LedgerEntry, Profile
+from tables import services
+from tables.models import Hand, Seat, Table
+from tests.tables.helpers import current_state, make_user, play_passively, seated_table, user_for_index
+
+pytestmark = pytest.mark.django_db
+
+
+def _total_chips() -> int:
+    bankrolls = Profile.objects.aggregate(s=Sum("bankroll"))["s"] or 0
+    stacks = Seat.objects.aggregate(s=Sum("stack"))["s"] or 0
+    rake = LedgerEntry.objects.filter(kind=LedgerEntry.Kind.RAKE).aggregate(s=Sum("amount"))["s"] or 0
+    # Chips in a hand being played are still counted in the stacks at its start.
+    return bankrolls + stacks + rake
+
+
+def _granted() -> int:
+    kinds = [LedgerEntry.Kind.GRANT, LedgerEntry.Kind.TOP_UP]
+    return LedgerEntry.objects.filter(kind__in=kinds).aggregate(s=Sum("amount"))["s"] or 0
+
+
+def test_public_table_must_use_the_ladder() -> None:
+    with pytest.raises(services.TableError):
+        services.table_create(creator=None, name="x", small_blind=7, big_blind=14)
+    t = services.table_create(creator=None, name="x", small_blind=7, big_blind=14, is_public=False)
+    assert t.stakes == "7-14"
+
+
+def test_a_patch_patch_table_seats_two_or_three() -> None:
+    with pytest.raises(services.TableError):
+        services.table_create(creator=None, name="x", small_blind=5, big_blind=10, max_seats=4)
+
+
+def test_buy_in_limits_and_bankroll() -> None:
+    table = services.table_create(creator=None, name="x", small_blind=5, big_blind=10)
+    user = make_user("amy")
+    for bad in (49, 1501, -5, 0):
+        with pytest.raises(services.TableError):
+            services.table_take_seat(table_id=table.id, user=user, buy_in=bad)
+    assert not Seat.objects.filter(table=table).exists()
+    assert Profile.objects.get(user=user).bankroll == 20_000
+    services.table_take_seat(table_id=table.id, user=user, buy_in=1500)
+    assert Profile.objects.get(user=user).bankroll == 18_500
+    with pytest.raises(services.TableError):
+        services.table_take_seat(table_id=table.id, user=user, buy_in=500)
+
+
+def test_two_players_start_a_hand_and_button_moves() -> None:
+    table, users = seated_table(n=2)
+    hand, state = current_state(table)
+    assert hand.number == 1
+    assert state.actors()
+    first_button = table.button_seat
+    play_passively(table)
+    table.refresh_from_db()
+    assert Hand.objects.filter(table=table, ended__isnull=False).count() == 1
+    # The showdown pause ends through the timer; pretend its deadline passed.
+    later = timezone.now() + dt.timedelta(seconds=60)
+    assert services.table_expire(table_id=table.id, now=later) is True
+    table.refresh_from_db()
+    assert Hand.objects.filter(table=table).count() == 2
+    assert table.button_seat != first_button
+
+
+def test_stale_version_is_refused_and_changes_nothing() -> None:
+    table, users = seated_table(n=3)
+    hand, state = current_state(table)
+    idx = state.actors()[0]
+    user = user_for_index(hand, idx)
+    before = (table.version, hand.state)
+    with pytest.raises(services.StaleVersion):
+        services.table_act(table_id=table.id, user=user, message={"action": "call", "version": table.version - 1})
+    table.refresh_from_db()
+    hand.refresh_from_db()
+    assert (table.version, hand.state) == before
+
+
+def test_out_of_turn_and_illegal_actions_change_nothing() -> None:
+    table, users = seated_table(n=3)
+    hand, state = current_state(table)
+    actor = state.actors()[0]
+    other = next(i for i in range(3) if i != actor)
+    before = (table.version, hand.state)
+    with pytest.raises(ValueError):
+        services.table_act(table_id=table.id, user=user_for_index(hand, other), message={"action": "call", "version": table.version})
+    with pytest.raises(ValueError):
+        services.table_act(table_id=table.id, user=user_for_index(hand, actor), message={"action": "check", "version": table.version})
+    for junk in ({"action": "raise_pot"}, {"action": "nonsense", "version": table.version}, {"version": table.version}):
+        with pytest.raises(ValueError):
+            services.table_act(table_id=table.id, user=user_for_index(hand, actor), message=junk)
+    table.refresh_from_db()
+    hand.refresh_from_db()
+    assert (table.version, hand.state) == before
+
+
+def test_decision_timeout_folds_and_puts_player_on_break() -> None:
+    table, users = seated_table(n=3)
+    hand, state = current_state(table)
+    actor = state.actors()[0]
+    user = user_for_index(hand, actor)
+    # A timer carrying an old version, or firing before the deadline, does nothing.
+    assert services.table_expire(table_id=table.id, version=table.version - 1, now=timezone.now() + dt.timedelta(hours=1)) is False
+    assert services.table_expire(table_id=table.id, version=table.version) is False
+    assert services.table_expire(table_id=table.id, version=table.version, now=hand.deadline + dt.timedelta(seconds=1)) is True
+    table.refresh_from_db()
+    hand, state = current_state(table)
+    view = state.view_for(None)
+    assert view["players"][actor]["folded"] is True
+    # Firing the same timer twice changes nothing the second time.
+    assert services.table_expire(table_id=table.id, version=table.version - 1, now=timezone.now() + dt.timedelta(hours=1)) is False
+    play_passively(table)
+    seat = Seat.objects.get(table=table, user=user)
+    assert seat.sitting_out is True
+    services.table_act(table_id=table.id, user=user, message={"action": "im_back", "version": Table.objects.get(id=table.id).version})
+    seat.refresh_from_db()
+    assert seat.sitting_out is False
+
+
+def test_sweep_applies_missed_deadlines() -> None:
+    table, users = seated_table(n=2)
+    hand, _ = current_state(table)
+    version = table.version
+    assert services.table_sweep(now=hand.deadline + dt.timedelta(seconds=1)) == 1
+    table.refresh_from_db()
+    assert table.version == version + 1
+
+
+def test_ledger_balances_after_many_hands() -> None:
+    table, users = seated_table(n=3, buy_in=300)
+    start = _total_chips()
+    assert start == _granted()
+    for _ in range(12):
+        play_passively(table)
+        services.table_expire(table_id=table.id, now=timezone.now() + dt.timedelta(minutes=5))
+        table.refresh_from_db()
+        if not Hand.objects.filter(table=table, ended__isnull=True).exists():
+            break
+    assert Hand.objects.filter(table=table, ended__isnull=False).count() >= 2
+    assert _total_chips() == _granted()
+    for u in users:
+        services.table_leave_seat(table_id=table.id, user=u)
+    assert Seat.objects.filter(table=table).count() == 0
+    assert _total_chips() == _granted()
+    # Every hand's ledger entries net to zero with the rake.
+    for hand in Hand.objects.filter(table=table, ended__isnull=False):
+        total = LedgerEntry.objects.filter(hand_id=hand.id).aggregate(s=Sum("amount"))["s"] or 0
+        assert total == 0
+
+
+def test_private_table_needs_the_invite_or_a_seat() -> None:
+    from tables.selectors import can_watch
+
+    owner = make_user("olga")
+    stranger = make_user("sam")
+    table = services.table_create(creator=owner, name="home", small_blind=1, big_blind=2, is_public=False, min_buy_in_bb=5)
+    assert can_watch(table_id=table.id, user=owner)
+    assert not can_watch(table_id=table.id, user=stranger)
+    assert can_watch(table_id=table.id, user=stranger, invite_code=table.invite_code)
+    assert not can_watch(table_id=table.id, user=stranger, invite_code="wrong")
+    assert not can_watch(table_id=table.id, user=None)
