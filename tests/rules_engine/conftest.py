@@ -66,6 +66,8 @@ def random_action(state: PatchPatchState, rng: random.Random) -> Action:
     """A random legal action for one of the seats the hand waits for."""
     seat = rng.choice(state.actors())
     legal = state.legal_actions(seat)
+    if legal[0].kind == "fold" and rng.random() < 0.8:
+        legal = legal[1:]  # fold less often, so more hands reach the showdown
     la = rng.choice(legal)
     if la.kind == "swap":
         a, b = rng.sample(state.hand_of(seat), 2)
