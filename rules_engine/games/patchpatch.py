@@ -561,6 +561,8 @@ class PatchPatchState:
         if match is None:
             raise IllegalAction(_why_not(kind, legal))
         if action.amount is not None and action.amount != match.amount:
+            if kind in ("fold", "check"):
+                raise IllegalAction(f"{kind} takes no amount")
             raise IllegalAction(
                 f"pot-only betting has one size: {match.label}, not {action.amount}"
             )
