@@ -88,6 +88,7 @@ class SeatRow:
     small_blind: bool = False
     big_blind: bool = False
     sitting_out: bool = False
+    waiting: bool = False  # seated but not dealt into the hand being played
     net: int | None = None
     hands: list[list[dict[str, Any]]] = field(default_factory=list)
 
@@ -122,7 +123,7 @@ def present(*, view: dict[str, Any] | None, seats: list[dict[str, Any]], players
             p = view["players"][i]
             names[i] = s["name"]
             row.stack = p["stack"]
-            row.bet = p["bet"]
+            row.bet = p["bet"] if view["phase"] in ("preflop", "flop", "turn", "river") else 0
             row.in_hand = p["in_hand"]
             row.folded = p["folded"]
             row.all_in = p["all_in"]
@@ -135,6 +136,8 @@ def present(*, view: dict[str, Any] | None, seats: list[dict[str, Any]], players
                 row.net = view["result"]["net"][i]
             if p.get("hands") and p.get("shown"):
                 row.hands = [pictures(h["cards"]) for h in p["hands"]]
+        elif view is not None and not s["empty"] and view["phase"] != "over":
+            row.waiting = True
         rows.append(row)
     if view is None:
         return {"seat_rows": rows, "boards": [], "actions": [], "phase": "", "arranging": False}
@@ -192,7 +195,8 @@ def present(*, view: dict[str, Any] | None, seats: list[dict[str, Any]], players
         "phase": view["phase"],
         "arranging": arranging,
         "arranged": bool(you and view["players"][you["seat"]]["arranged"]),
-        "pot": view["pot"],
+        # After the hand the pot has been paid out; show what was played for.
+        "pot": sum(p["amount"] for p in result["pots"]) if result else view["pot"],
         "result": result,
         "scoop_name": scoop_name,
         "showdown": bool(result and result.get("showdown")),
