@@ -132,7 +132,9 @@ class PatchPatch:
 
         ``rng`` is used only when ``setup.deck`` is ``None``; without it the deck comes from the
         operating system's CSPRNG. The returned state's ``setup`` carries the full deck order, so
-        ``PatchPatch.replay(state.setup, state.log)`` rebuilds it.
+        ``PatchPatch.replay(state.setup, state.log)`` rebuilds it. The events of the deal (the
+        blinds, and the flops when the blinds already put everyone all-in) are in
+        ``state.start_events``.
         """
         validate_setup(setup)
         if setup.deck is None:
