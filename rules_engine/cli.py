@@ -38,6 +38,7 @@ from rules_engine.evaluation import (
     open_hand_key,
     razz_low,
 )
+from rules_engine.wild import BASEBALL_WILDS
 
 __all__ = ["EXTENSION_MODULES", "SUBCOMMANDS", "Subcommand", "UsageError", "main"]
 
@@ -119,7 +120,6 @@ _GAMES: dict[str, tuple[int, int | None, int, int]] = {
     "draw": (5, 5, 0, 0),
     "baseball": (5, None, 0, 0),
 }
-BASEBALL_WILD_RANKS = frozenset({3, 9})
 
 
 def _configure_rank(p: argparse.ArgumentParser) -> None:
@@ -186,7 +186,7 @@ def rank(game: str, hand: Sequence[Card], board: Sequence[Card]) -> dict[str, An
     elif game == "draw":
         high = _high_json(evaluate5(hand))
     elif game == "baseball":
-        high = _high_json(best_wild_hand(hand, BASEBALL_WILD_RANKS))
+        high = _high_json(best_wild_hand(hand, BASEBALL_WILDS))
     elif game == "razz":
         low = _low_json(razz_low(hand))
     else:  # stud, stud8
