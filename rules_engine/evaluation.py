@@ -399,7 +399,8 @@ def describe_value(value: int) -> str:
 def hand_value_int(cards: Sequence[Card]) -> int:
     """The value of the best five of 5 to 7 cards (more are accepted, more slowly).
 
-    Nothing is checked beyond the count: the cards must be distinct. About a microsecond.
+    Nothing is checked beyond the count: the cards must be distinct. Well under a
+    microsecond for seven cards (dictionary lookups on precomputed keys).
 
     >>> from rules_engine.cards import parse_cards
     >>> hand_value_int(parse_cards("2c 2d 2h 2s 3c 3d 3h")) > hand_value_int(parse_cards("Ah Kh Qh Jh 9h"))
