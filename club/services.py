@@ -12,6 +12,7 @@ from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from club.models import LedgerEntry, Profile
 
@@ -70,10 +71,10 @@ def bankroll_top_up(*, user: AbstractBaseUser, today: dt.date | None = None) -> 
 def bankroll_to_table(*, user: AbstractBaseUser, amount: int, table_id: int) -> None:
     """Take a buy-in from the bankroll (the caller puts it on the seat in the same transaction)."""
     if amount <= 0:
-        raise ChipsError("a buy-in must be a positive number of chips")
+        raise ChipsError(_("A buy-in must be a positive number of chips."))
     profile = Profile.objects.select_for_update().get(user=user)
     if profile.bankroll < amount:
-        raise ChipsError(f"you have {profile.bankroll} chips, the buy-in is {amount}")
+        raise ChipsError(_("You have %(have)s chips; the buy-in is %(amount)s.") % {"have": profile.bankroll, "amount": amount})
     _bankroll_change(profile=profile, amount=-amount, kind=LedgerEntry.Kind.BUY_IN, table_id=table_id)
     LedgerEntry.objects.create(
         user=user, kind=LedgerEntry.Kind.BUY_IN, account=f"table:{table_id}", amount=amount,
@@ -84,7 +85,7 @@ def bankroll_to_table(*, user: AbstractBaseUser, amount: int, table_id: int) -> 
 def table_to_bankroll(*, user: AbstractBaseUser, amount: int, table_id: int) -> None:
     """Return a stack to the bankroll when a player stands up."""
     if amount < 0:
-        raise ChipsError("cannot cash out a negative stack")
+        raise ChipsError(_("Cannot cash out a negative stack."))
     profile = Profile.objects.select_for_update().get(user=user)
     LedgerEntry.objects.create(
         user=user, kind=LedgerEntry.Kind.CASH_OUT, account=f"table:{table_id}", amount=-amount,
@@ -101,7 +102,7 @@ def hand_settled(
     The nets plus the rake sum to zero: chips only moved between the players and the house.
     """
     if sum(n for _, n in nets) + rake != 0:
-        raise ChipsError("a hand's results must sum to zero with the rake")
+        raise ChipsError(_("A hand's results must sum to zero with the rake."))
     entries = [
         LedgerEntry(
             user=user, kind=LedgerEntry.Kind.HAND, account=f"table:{table_id}", amount=net,

@@ -87,9 +87,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.send_error("log in to play")
             return
         try:
-            await database_sync_to_async(services.table_act)(
-                table_id=self.table_id, user=user, message=message
-            )
+            await database_sync_to_async(_act)(self.table_id, user, message, self.language)
         except services.StaleVersion as exc:
             await self.send_error(str(exc))
             await self.send_snapshot(force=True)
@@ -146,6 +144,12 @@ class LobbyConsumer(AsyncWebsocketConsumer):
 
     async def lobby_changed(self, event: dict[str, Any]) -> None:
         await self.send(text_data=json.dumps({"type": "lobby"}))
+
+
+def _act(table_id: int, user: Any, message: dict[str, Any], language: str) -> None:
+    # Refusals are written for the player, in the player's language.
+    with translation.override(language):
+        services.table_act(table_id=table_id, user=user, message=message)
 
 
 def _render(table_id: int, user: Any, language: str) -> dict[str, Any] | None:

@@ -48,6 +48,9 @@ class Table(models.Model):
     version = models.BigIntegerField(default=0)
     button_seat = models.SmallIntegerField(default=-1)
     hands_played = models.PositiveIntegerField(default=0)
+    # When the first hand (or the first after a lull) will be dealt: a short wait lets the
+    # others sit down before the first two are dealt in heads-up.
+    next_hand_at = models.DateTimeField(null=True, blank=True, db_index=True)
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
     created = models.DateTimeField(auto_now_add=True)
 

@@ -83,10 +83,18 @@ def table_snapshot(*, table_id: int, user: Any) -> dict[str, Any] | None:
         "type": "state",
         "version": context["table"].version,
         "html": html,
-        "clock": hand.clock if hand else "",
-        "deadline": hand.deadline.timestamp() if hand and hand.deadline else None,
+        "clock": hand.clock if hand and hand.deadline else ("deal" if context["table"].next_hand_at else ""),
+        "deadline": _deadline(hand, context["table"]),
         "my_turn": bool(context.get("my_turn")),
     }
+
+
+def _deadline(hand: Any, table: Any) -> float | None:
+    if hand is not None and hand.deadline is not None:
+        return float(hand.deadline.timestamp())
+    if table.next_hand_at is not None:
+        return float(table.next_hand_at.timestamp())
+    return None
 
 
 def table_context(*, table_id: int, user: Any) -> dict[str, Any] | None:

@@ -18,6 +18,7 @@ from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from club import services as club_services
 from club.services import ChipsError
@@ -31,6 +32,7 @@ log = logging.getLogger("tables.services")
 DECISION_SECONDS = {"slow": 37.5, "medium": 25.0, "fast": 12.0}
 ARRANGE_SECONDS = {"slow": 180.0, "medium": 120.0, "fast": 100.0}
 SHOWDOWN_SECONDS = 6.0
+DEAL_SECONDS = 4.0
 
 # Actions a player may send that the engine decides; the rest are the table's own.
 ENGINE_ACTIONS = frozenset(
@@ -55,6 +57,9 @@ def _clock_seconds(kind: str, speed: str) -> float:
     if kind == "arrange":
         override = getattr(settings, "TABLE_ARRANGE_SECONDS", None)
         return float(override) if override else ARRANGE_SECONDS[speed]
+    if kind == "deal":
+        override = getattr(settings, "TABLE_DEAL_SECONDS", None)
+        return float(override) if override is not None else DEAL_SECONDS
     override = getattr(settings, "TABLE_SHOWDOWN_SECONDS", None)
     return float(override) if override is not None else SHOWDOWN_SECONDS
 
@@ -70,23 +75,26 @@ def table_create(
 ) -> Table:
     name = (name or "").strip()
     if not name:
-        raise TableError("a table needs a name")
+        raise TableError(_("A table needs a name."))
     if len(name) > 60:
-        raise TableError("a table name has at most 60 characters")
+        raise TableError(_("A table name has at most 60 characters."))
     if speed not in DECISION_SECONDS:
-        raise TableError("speed must be slow, medium or fast")
+        raise TableError(_("Speed must be slow, medium or fast."))
     if game == "PP" and max_seats not in (2, 3):
-        raise TableError("a Patch-Patch table seats two or three players")
+        raise TableError(_("A Patch-Patch table seats two or three players."))
     if not 0 < small_blind < big_blind:
-        raise TableError("the small blind must be positive and smaller than the big blind")
+        raise TableError(_("The small blind must be positive and smaller than the big blind."))
     if is_public and (small_blind, big_blind) not in STAKES_LADDER:
-        raise TableError("public tables use the stakes ladder: " + ", ".join(f"{s}-{b}" for s, b in STAKES_LADDER))
+        raise TableError(
+            _("Public tables use the stakes ladder: %(ladder)s.")
+            % {"ladder": ", ".join(f"{s}/{b}" for s, b in STAKES_LADDER)}
+        )
     if not 1 <= min_buy_in_bb <= max_buy_in_bb:
-        raise TableError("the buy-in range is not valid")
+        raise TableError(_("The buy-in range is not valid."))
     try:
         get_variant(game)
     except KeyError as exc:
-        raise TableError(f"unknown game {game!r}") from exc
+        raise TableError(_("Unknown game %(game)s.") % {"game": game}) from exc
     table = Table.objects.create(
         name=name, game=game, small_blind=small_blind, big_blind=big_blind, speed=speed,
         max_seats=max_seats, is_public=is_public, created_by=creator,
@@ -100,7 +108,7 @@ def _lock_table(table_id: int) -> Table:
     try:
         return Table.objects.select_for_update().get(id=table_id)
     except Table.DoesNotExist as exc:
-        raise TableError("no such table") from exc
+        raise TableError(_("No such table.")) from exc
 
 
 def _current_hand(table: Table) -> Hand | None:
@@ -112,7 +120,7 @@ def _current_hand(table: Table) -> Hand | None:
 
 def _bump(table: Table) -> int:
     table.version += 1
-    table.save(update_fields=["version", "button_seat", "hands_played", "status", "pause_after_hand"])
+    table.save(update_fields=["version", "button_seat", "hands_played", "status", "pause_after_hand", "next_hand_at"])
     version = table.version
     table_id = table.id
     transaction.on_commit(lambda: _changed(table_id, version))
@@ -124,25 +132,25 @@ def table_take_seat(*, table_id: int, user: AbstractBaseUser, buy_in: int, seat_
     with transaction.atomic():
         table = _lock_table(table_id)
         if table.status == Table.Status.CLOSED:
-            raise TableError("this table is closed")
+            raise TableError(_("This table is closed."))
         low, high = table.min_buy_in_bb * table.big_blind, table.max_buy_in_bb * table.big_blind
         if not isinstance(buy_in, int) or isinstance(buy_in, bool):
-            raise TableError("the buy-in must be a whole number of chips")
+            raise TableError(_("The buy-in must be a whole number of chips."))
         if not low <= buy_in <= high:
-            raise TableError(f"the buy-in here is between {low} and {high} chips")
+            raise TableError(_("The buy-in here is between %(low)s and %(high)s chips.") % {"low": low, "high": high})
         seats = list(Seat.objects.filter(table=table))
         if any(s.user_id == user.pk for s in seats):
-            raise TableError("you already have a seat at this table")
+            raise TableError(_("You already have a seat at this table."))
         taken = {s.seat_no for s in seats}
         if seat_no is None:
             free = [n for n in range(table.max_seats) if n not in taken]
             if not free:
-                raise TableError("the table is full")
+                raise TableError(_("The table is full."))
             seat_no = free[0]
         if not 0 <= seat_no < table.max_seats:
-            raise TableError("there is no such seat")
+            raise TableError(_("There is no such seat."))
         if seat_no in taken:
-            raise TableError("that seat is taken")
+            raise TableError(_("That seat is taken."))
         club_services.profile_ensure(user=user)
         try:
             club_services.bankroll_to_table(user=user, amount=buy_in, table_id=table.id)
@@ -150,7 +158,7 @@ def table_take_seat(*, table_id: int, user: AbstractBaseUser, buy_in: int, seat_
             raise TableError(str(exc)) from exc
         seat = Seat.objects.create(table=table, seat_no=seat_no, user=user, stack=buy_in)
         if _current_hand(table) is None:
-            _start_hand_if_ready(table)
+            _deal_soon(table)
         _bump(table)
     transaction.on_commit(_lobby_changed)
     return seat
@@ -162,7 +170,7 @@ def table_leave_seat(*, table_id: int, user: AbstractBaseUser) -> None:
         table = _lock_table(table_id)
         seat = Seat.objects.filter(table=table, user=user).first()
         if seat is None:
-            raise TableError("you have no seat at this table")
+            raise TableError(_("You have no seat at this table."))
         hand = _current_hand(table)
         if hand is not None and _engine_index(hand, seat) is not None:
             seat.leaving = True
@@ -200,17 +208,17 @@ def table_act(*, table_id: int, user: AbstractBaseUser, message: dict[str, Any])
     """
     action = message.get("action")
     if not isinstance(action, str) or action not in ENGINE_ACTIONS | TABLE_ACTIONS:
-        raise TableError("unknown action")
+        raise TableError(_("Unknown action."))
     version = message.get("version")
     if not isinstance(version, int) or isinstance(version, bool):
-        raise TableError("every action must say which version of the table it answers")
+        raise TableError(_("Every action must say which version of the table it answers."))
     with transaction.atomic():
         table = _lock_table(table_id)
         if version != table.version:
-            raise StaleVersion(f"the table has moved on (version {table.version}, you sent {version})")
+            raise StaleVersion(_("The table has moved on; here is the latest picture."))
         seat = Seat.objects.filter(table=table, user=user).first()
         if seat is None:
-            raise TableError("you are not seated at this table")
+            raise TableError(_("You are not seated at this table."))
         if action == "sit_out":
             seat.break_next = True
             seat.save(update_fields=["break_next"])
@@ -219,14 +227,14 @@ def table_act(*, table_id: int, user: AbstractBaseUser, message: dict[str, Any])
             seat.sitting_out = False
             seat.save(update_fields=["break_next", "sitting_out"])
             if _current_hand(table) is None:
-                _start_hand_if_ready(table)
+                _deal_soon(table)
         else:
             hand = _current_hand(table)
             if hand is None:
-                raise TableError("no hand is being played")
+                raise TableError(_("No hand is being played."))
             idx = _engine_index(hand, seat)
             if idx is None:
-                raise TableError("you are not in this hand")
+                raise TableError(_("You are not in this hand."))
             state = _load_state(table, hand)
             _apply_engine(table, hand, state, idx, message)
         new_version = _bump(table)
@@ -259,7 +267,7 @@ def _parse_engine_action(idx: int, message: dict[str, Any]) -> Any:
     if kind == "swap":
         cards = message.get("cards")
         if not isinstance(cards, list) or len(cards) != 2 or not all(isinstance(c, str) and len(c) <= 4 for c in cards):
-            raise TableError("a swap names two of your cards")
+            raise TableError(_("A swap names two of your cards."))
         try:
             pair = (Card.parse(cards[0]), Card.parse(cards[1]))
         except CardParseError as exc:
@@ -268,7 +276,7 @@ def _parse_engine_action(idx: int, message: dict[str, Any]) -> Any:
     if kind == "arrange":
         order = message.get("order")
         if not isinstance(order, list) or len(order) != 12 or not all(isinstance(c, str) and len(c) <= 4 for c in order):
-            raise TableError("an arrangement lists your twelve cards")
+            raise TableError(_("An arrangement lists your twelve cards."))
         try:
             cards12 = tuple(Card.parse(c) for c in order)
         except CardParseError as exc:
@@ -304,7 +312,6 @@ def _after_engine_step(table: Table, hand: Hand, state: Any) -> None:
 
 def _settle(table: Table, hand: Hand, state: Any, now: dt.datetime) -> None:
     seats = {s.seat_no: s for s in Seat.objects.filter(table=table).select_related("user")}
-    result = state.result
     stacks = [int(x) for x in state.stacks]
     # Chips only move between the players and the house: what the players lost is the rake.
     starts = [int(p[2]) for p in hand.players]
@@ -351,8 +358,28 @@ def _ready_seats(table: Table) -> list[Seat]:
     ]
 
 
+def _deal_soon(table: Table) -> None:
+    """Set the table to deal in a few seconds if two players are ready and no deal is pending
+    (the wait lets a third player sit down before the first two are dealt in)."""
+    if table.status != Table.Status.OPEN or table.next_hand_at is not None:
+        return
+    latest = Hand.objects.filter(table=table).order_by("-number").first()
+    if latest is not None and latest.deadline is not None:
+        return  # the showdown pause is running; its end deals
+    if len(_ready_seats(table)) < 2:
+        return
+    delay = _clock_seconds("deal", table.speed)
+    if delay <= 0:
+        _start_hand_if_ready(table)
+        return
+    table.next_hand_at = timezone.now() + dt.timedelta(seconds=delay)
+    # No version: players sitting down meanwhile bump it, and the deal must still happen.
+    _schedule_at(table, table.next_hand_at, with_version=False)
+
+
 def _start_hand_if_ready(table: Table) -> Hand | None:
     """Deal a new hand if at least two seated players are not on a break."""
+    table.next_hand_at = None
     if table.status != Table.Status.OPEN:
         return None
     ready = _ready_seats(table)
@@ -392,7 +419,7 @@ def table_pause(*, table_id: int, now: bool = False) -> int:
     with transaction.atomic():
         table = _lock_table(table_id)
         if table.status == Table.Status.CLOSED:
-            raise TableError("this table is closed")
+            raise TableError(_("This table is closed."))
         if now or _current_hand(table) is None:
             table.status = Table.Status.PAUSED
             table.pause_after_hand = False
@@ -406,7 +433,7 @@ def table_resume(*, table_id: int) -> int:
     with transaction.atomic():
         table = _lock_table(table_id)
         if table.status == Table.Status.CLOSED:
-            raise TableError("this table is closed")
+            raise TableError(_("This table is closed."))
         table.status = Table.Status.OPEN
         table.pause_after_hand = False
         if _current_hand(table) is None:
@@ -429,18 +456,23 @@ def table_expire(*, table_id: int, version: int | None = None, now: dt.datetime 
         if version is not None and version != table.version:
             return False
         hand = Hand.objects.filter(table=table).order_by("-number").first()
-        if hand is None or hand.deadline is None or hand.deadline > now:
-            return False
-        if hand.ended is not None:
-            # The showdown pause is over: clear it and deal the next hand if we can.
-            hand.clock = ""
-            hand.deadline = None
-            hand.save(update_fields=["clock", "deadline"])
-            _start_hand_if_ready(table)
-        else:
+        if hand is not None and hand.ended is None:
+            if hand.deadline is None or hand.deadline > now:
+                return False
             state = _load_state(table, hand)
             state.timeout()
             _after_engine_step(table, hand, state)
+            _bump(table)
+            return True
+        # Between hands: the showdown pause or the wait before a first deal.
+        due = [d for d in (hand.deadline if hand is not None else None, table.next_hand_at) if d is not None]
+        if not due or min(due) > now:
+            return False
+        if hand is not None and hand.deadline is not None:
+            hand.clock = ""
+            hand.deadline = None
+            hand.save(update_fields=["clock", "deadline"])
+        _start_hand_if_ready(table)
         _bump(table)
         return True
 
@@ -448,9 +480,10 @@ def table_expire(*, table_id: int, version: int | None = None, now: dt.datetime 
 def table_sweep(*, now: dt.datetime | None = None) -> int:
     """Expire every deadline that passed while no timer fired (a crashed worker, a restart)."""
     now = now or timezone.now()
-    due = list(Hand.objects.filter(deadline__lte=now).values_list("table_id", flat=True).distinct())
+    due = set(Hand.objects.filter(deadline__lte=now).values_list("table_id", flat=True))
+    due |= set(Table.objects.filter(next_hand_at__lte=now).values_list("id", flat=True))
     done = 0
-    for table_id in due:
+    for table_id in sorted(due):
         try:
             if table_expire(table_id=table_id, now=now):
                 done += 1
@@ -460,15 +493,18 @@ def table_sweep(*, now: dt.datetime | None = None) -> int:
 
 
 def _schedule_expiry(table: Table, hand: Hand) -> None:
-    if hand.deadline is None:
-        return
+    if hand.deadline is not None:
+        _schedule_at(table, hand.deadline)
+
+
+def _schedule_at(table: Table, deadline: dt.datetime, with_version: bool = True) -> None:
+    """After commit, ask the worker to expire the table's clock at ``deadline``."""
     table_id = table.id
-    deadline = hand.deadline
 
     def schedule() -> None:
         from tables.tasks import expire_clock
 
-        version = Table.objects.filter(id=table_id).values_list("version", flat=True).first()
+        version = Table.objects.filter(id=table_id).values_list("version", flat=True).first() if with_version else None
         delay = max(0.0, (deadline - timezone.now()).total_seconds())
         try:
             expire_clock.apply_async((table_id, version), countdown=delay + 0.05)

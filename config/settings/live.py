@@ -47,3 +47,5 @@ _show = env_str("TABLE_SHOWDOWN_SECONDS")
 TABLE_DECISION_SECONDS = float(_dec) if _dec else None
 TABLE_ARRANGE_SECONDS = float(_arr) if _arr else None
 TABLE_SHOWDOWN_SECONDS = float(_show) if _show else None
+_deal = env_str("TABLE_DEAL_SECONDS")
+TABLE_DEAL_SECONDS = float(_deal) if _deal else None

@@ -360,9 +360,10 @@ def test_sit_and_leave_are_post_only() -> None:
     assert c.get(reverse("table_leave", kwargs={"table_id": table.id})).status_code == 405
 
 
-def test_two_players_sitting_deal_a_hand_and_leaving_mid_hand_loses_no_chip() -> None:
+def test_two_players_sitting_deal_a_hand_and_leaving_mid_hand_loses_no_chip(settings) -> None:
     pytest.importorskip("rules_engine.games.patchpatch")
     pytest.importorskip("rules_engine.notation")  # settling a hand writes its history
+    settings.TABLE_DEAL_SECONDS = 0  # deal as soon as two sit, without the usual short wait
     table = _table()
     ann, bob = _user("ann"), _user("bob")
     _client_for(ann).post(reverse("table_sit", kwargs={"table_id": table.id}), {"buy_in": "1000"})

@@ -11,7 +11,13 @@ from django.utils import timezone
 from club.models import LedgerEntry, Profile
 from tables import services
 from tables.models import Hand, Seat, Table
-from tests.tables.helpers import current_state, make_user, play_passively, seated_table, user_for_index
+from tests.tables.helpers import (
+    current_state,
+    make_user,
+    play_passively,
+    seated_table,
+    user_for_index,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -168,3 +174,20 @@ def test_private_table_needs_the_invite_or_a_seat() -> None:
     assert can_watch(table_id=table.id, user=stranger, invite_code=table.invite_code)
     assert not can_watch(table_id=table.id, user=stranger, invite_code="wrong")
     assert not can_watch(table_id=table.id, user=None)
+
+
+def test_first_deal_waits_so_a_third_player_can_sit() -> None:
+    table = services.table_create(creator=None, name="x", small_blind=5, big_blind=10)
+    a, b, c = make_user("wa"), make_user("wb"), make_user("wc")
+    services.table_take_seat(table_id=table.id, user=a, buy_in=500)
+    services.table_take_seat(table_id=table.id, user=b, buy_in=500)
+    table.refresh_from_db()
+    assert table.next_hand_at is not None and not Hand.objects.filter(table=table).exists()
+    services.table_take_seat(table_id=table.id, user=c, buy_in=500)
+    # Not yet: a timer firing early does nothing.
+    assert services.table_expire(table_id=table.id) is False
+    assert services.table_sweep(now=table.next_hand_at + dt.timedelta(seconds=1)) == 1
+    hand, state = current_state(table)
+    assert len(hand.players) == 3
+    table.refresh_from_db()
+    assert table.next_hand_at is None
