@@ -122,6 +122,13 @@ def _bump(table: Table) -> int:
     table.version += 1
     table.save(update_fields=["version", "button_seat", "hands_played", "status", "pause_after_hand", "next_hand_at"])
     version = table.version
+    if not getattr(table, "_timer_scheduled", False):
+        # A change that set no clock (a seat taken, a break asked for, "I'm back", a pause) still
+        # makes the pending timer's version stale: schedule the running clock again for this
+        # version, or it would wait for the periodic sweep (seconds late).
+        deadline = Hand.objects.filter(table=table).order_by("-number").values_list("deadline", flat=True).first()
+        if deadline is not None:
+            _schedule_at(table, deadline)
     table_id = table.id
     transaction.on_commit(lambda: _changed(table_id, version))
     return version
@@ -321,11 +328,8 @@ def _settle(table: Table, hand: Hand, state: Any, now: dt.datetime) -> None:
         nets.append((seat.user, stacks[i] - starts[i]))
         seat.stack = stacks[i]
     club_services.hand_settled(table_id=table.id, hand_id=hand.id, nets=nets, rake=sum(starts) - sum(stacks))
-    breaks = set(getattr(state, "breaks", ()) or ())
-    for i, (seat_no, _user_id, _start) in enumerate(hand.players):
-        seat = seats[seat_no]
-        if i in breaks:
-            seat.break_next = True
+    # A timeout's break was put on the seat when the clock ran out (table_expire), so a player
+    # who pressed "I'm back" since then is dealt into the next hand.
     for seat in seats.values():
         if seat.break_next:
             seat.sitting_out = True
@@ -460,7 +464,13 @@ def table_expire(*, table_id: int, version: int | None = None, now: dt.datetime 
             if hand.deadline is None or hand.deadline > now:
                 return False
             state = _load_state(table, hand)
+            before = set(getattr(state, "breaks", ()) or ())
             state.timeout()
+            # Whoever timed out is on a break from the next hand: put it on the seat now, so their
+            # page says so and offers "I'm back" at once, not only after the hand is settled.
+            for i in set(getattr(state, "breaks", ()) or ()) - before:
+                seat_no, user_id, _start = hand.players[i]
+                Seat.objects.filter(table=table, seat_no=seat_no, user_id=user_id).update(break_next=True)
             _after_engine_step(table, hand, state)
             _bump(table)
             return True
@@ -500,11 +510,15 @@ def _schedule_expiry(table: Table, hand: Hand) -> None:
 def _schedule_at(table: Table, deadline: dt.datetime, with_version: bool = True) -> None:
     """After commit, ask the worker to expire the table's clock at ``deadline``."""
     table_id = table.id
+    if with_version:
+        table._timer_scheduled = True  # type: ignore[attr-defined]  # see _bump
 
     def schedule() -> None:
         from tables.tasks import expire_clock
 
-        version = Table.objects.filter(id=table_id).values_list("version", flat=True).first() if with_version else None
+        # The version this transaction committed: _bump has run on this same object by now.
+        # (Reading it back from the database cost a query and could pick up a later version.)
+        version = table.version if with_version else None
         delay = max(0.0, (deadline - timezone.now()).total_seconds())
         try:
             expire_clock.apply_async((table_id, version), countdown=delay + 0.05)
