@@ -16,7 +16,8 @@ class OddsRow:
     category: str
     count: int
     share: float  # 0..1
-    one_in: float
+    odds_against: float  # (hands without it) : (hands with it), against one
+    digits: int  # significant digits worth showing: 4 for exact counts, 3 for simulations
 
 
 @dataclass(frozen=True)
@@ -36,11 +37,12 @@ def odds_table(key: str) -> OddsTable:
     data = probabilities.load()
     entry = data[key]
     hands = entry["hands"]
+    method = entry.get("method", "simulation")
+    digits = 4 if method == "exact" else 3
     rows = tuple(
-        OddsRow(cat, n, n / hands, hands / n if n else float("inf"))
+        OddsRow(cat, n, n / hands, (hands - n) / n if n else float("inf"), digits)
         for cat, n in zip(data["categories"], entry["counts"], strict=True)
     )
-    method = entry.get("method", "simulation")
     return OddsTable(key, method, hands, rows)
 
 

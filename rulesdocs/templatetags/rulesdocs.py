@@ -46,10 +46,10 @@ def format_number(value: float | int, decimals: int = 0, lang: str | None = None
 
 
 def significant_decimals(x: float, digits: int = 3) -> int:
-    """How many decimals show ``digits`` significant digits of ``x`` (at least 1, at most 6)."""
+    """How many decimals show ``digits`` significant digits of ``x`` (at least 1, at most 8)."""
     if x == 0:
         return 1
-    return max(1, min(6, digits - 1 - math.floor(math.log10(abs(x)))))
+    return max(1, min(8, digits - 1 - math.floor(math.log10(abs(x)))))
 
 
 @register.filter
@@ -73,11 +73,11 @@ def pct(share: float, digits: int = 3) -> str:
 
 
 @register.filter
-def one_in(n: float) -> str:
-    """"One in N": whole numbers from 10 up, one decimal below."""
+def odds_against(n: float) -> str:
+    """Odds against, "N : 1": whole numbers from 10 up, two decimals below."""
     if math.isinf(n):
         return "—"
-    return format_number(n, 0 if n >= 10 else 1)
+    return format_number(n, 0 if n >= 10 else 2) + NBSP + ":" + NBSP + "1"
 
 
 @register.filter
