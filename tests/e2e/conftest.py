@@ -2,7 +2,8 @@
 
 ``live_server_url`` starts ``daphne config.asgi:application`` in a subprocess against a fresh
 SQLite file (``SQLITE_PATH``) that was migrated first, waits for the port and yields the base
-URL; the server is stopped when the session ends. Nothing here uses pytest-django's live server
+URL; the server is stopped when the session ends. ``daphne_server(workdir, **env)`` does the
+same for a test that needs its own server (other clock settings, say). Nothing here uses pytest-django's live server
 (a thread in the test process, where the async-unsafe check would get in the way): the browser
 talks to the same server a person would.
 
@@ -21,6 +22,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -66,10 +68,13 @@ def _wait_for_port(port: int, proc: subprocess.Popen[bytes], log: Path, timeout:
     raise RuntimeError(f"daphne did not answer on port {port} within {timeout:.0f} s:\n{log.read_text()[-4000:]}")
 
 
-@pytest.fixture(scope="session")
-def live_server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """Base URL (no trailing slash) of Daphne serving config.asgi:application."""
-    workdir = tmp_path_factory.mktemp("e2e-server")
+@contextmanager
+def daphne_server(workdir: Path, **extra_env: str) -> Iterator[str]:
+    """Migrate a fresh SQLite file in ``workdir`` and serve the real ASGI app on a free port.
+
+    Yields the base URL (no trailing slash); stops the server on exit. ``extra_env`` reaches the
+    server process, e.g. shorter table clocks for a test that waits for a timeout.
+    """
     env = {
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "config.settings",
@@ -79,8 +84,9 @@ def live_server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         # The server runs as `make run` does, timers' worker thread included (the test process
         # itself never starts one, see tests/conftest.py).
         "CELERY_EMBEDDED_WORKER": "1",
+        **extra_env,
     }
-    # The browser test runs against the embedded mode: no Redis or PostgreSQL behind it.
+    # The browser tests run against the embedded mode: no Redis or PostgreSQL behind them.
     for name in ("DATABASE_URL", "REDIS_URL"):
         env.pop(name, None)
     migrate = subprocess.run(
@@ -107,6 +113,13 @@ def live_server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait(timeout=5)
+
+
+@pytest.fixture(scope="session")
+def live_server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """Base URL (no trailing slash) of Daphne serving config.asgi:application."""
+    with daphne_server(tmp_path_factory.mktemp("e2e-server")) as url:
+        yield url
 
 
 @pytest.fixture(scope="session")
