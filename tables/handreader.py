@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from django.utils.functional import Promise
 from django.utils.translation import get_language_bidi, gettext_lazy, ngettext, pgettext_lazy
@@ -22,8 +22,7 @@ from django.utils.translation import gettext as _
 
 from rules_engine import evaluation
 from rules_engine.cards import RANKS, Card, CardParseError, parse_cards
-
-BASEBALL_WILD_RANKS = frozenset({3, 9})
+from rules_engine.wild import BASEBALL_WILDS
 
 # Patch-Patch boards may be typed on one line, separated by one of these (or on several lines).
 _BOARD_SEPARATORS = re.compile(r"\s*(?:[/|;]|\r?\n)\s*")
@@ -128,7 +127,7 @@ GAMES: dict[str, GameRules] = {
                 "threes and nines are wild."
             ),
             hand=(5, 11),
-            wild_ranks=BASEBALL_WILD_RANKS,
+            wild_ranks=BASEBALL_WILDS,
         ),
     )
 }
@@ -483,7 +482,7 @@ def _read_board(game: GameRules, number: int, hole: tuple[Card, ...], board: tup
         best = evaluation.omaha_best(hole, board)
         free = evaluation.best_hand(hole + board)
         rule_note = None
-        if (free.category, free.value) != (best.category, best.value):
+        if free > best:
             rule_note = RuleNote(shown_high(free), sum(1 for c in free.cards if c in hole))
     else:
         best = evaluation.best_hand(hole + board)
@@ -559,7 +558,7 @@ class GameChoice:
     code: str
     name: Promise
     how_to: Promise
-    selected: bool = field(default=False)
+    selected: bool = False
 
 
 def game_choices(selected: str) -> list[GameChoice]:
