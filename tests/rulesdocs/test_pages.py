@@ -106,8 +106,8 @@ def test_hebrew_keeps_cards_and_numbers_left_to_right(client) -> None:
     rows = [a for a in card_rows if a["class"].split()[0] == "cards"]
     assert rows and all(a.get("dir") == "ltr" for a in rows)
     # Every stake and amount in the pot-only table sits in an isolated left-to-right run.
-    assert html.count("<bdi>") > 50
-    assert "<bdi>5-10</bdi>" in html and "<bdi>500-1000</bdi>" in html
+    assert html.count('<bdi dir="ltr">') > 50
+    assert '<bdi dir="ltr">5-10</bdi>' in html and '<bdi dir="ltr">500-1000</bdi>' in html
 
 
 @pytest.mark.django_db
