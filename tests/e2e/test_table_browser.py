@@ -1,0 +1,190 @@
+"""Three people in three browsers sign up, sit at a Patch-Patch table and play it out.
+
+A server of its own with short clocks (decision 10 s, arrangement 40 s, showdown pause 1.5 s), so
+the timeout test does not wait 25 seconds. Screenshots of the table at phone and desktop sizes
+are saved under tests/e2e/artifacts/.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from tests.e2e.conftest import DESKTOP, PHONE, ROOT, _free_port, _wait_for_port
+
+pytestmark = pytest.mark.browser
+
+PASSWORD = "felt-and-chips-2026"
+
+
+@pytest.fixture(scope="module")
+def fast_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    workdir = tmp_path_factory.mktemp("table-server")
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+        "SQLITE_PATH": str(workdir / "table.sqlite3"),
+        "PYTHONUNBUFFERED": "1",
+        "CELERY_EMBEDDED_WORKER": "1",
+        "TABLE_DECISION_SECONDS": "10",
+        "TABLE_ARRANGE_SECONDS": "40",
+        "TABLE_SHOWDOWN_SECONDS": "1.5",
+    }
+    for name in ("DATABASE_URL", "REDIS_URL"):
+        env.pop(name, None)
+    subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True, timeout=180)
+    port = _free_port()
+    log = workdir / "daphne.log"
+    with log.open("wb") as out:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
+            cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
+        )
+    try:
+        _wait_for_port(port, proc, log)
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+def _sign_up(browser: Any, base: str, name: str, viewport: dict[str, int]) -> Any:
+    ctx = browser.new_context(viewport=viewport)
+    page = ctx.new_page()
+    page.goto(base + "/accounts/signup/")
+    page.fill("input[name=username]", name)
+    page.fill("input[name=display_name]", name.capitalize())
+    page.fill("input[name=password1]", PASSWORD)
+    page.fill("input[name=password2]", PASSWORD)
+    page.click("main form button[type=submit]")
+    page.wait_for_load_state()
+    return page
+
+
+def _new_table(page: Any, base: str, name: str, seats: int) -> str:
+    page.goto(base + "/tables/new/")
+    page.fill("input[name=name]", name)
+    page.check(f"input[name=max_seats][value=\"{seats}\"]")
+    page.click("main form button[type=submit]")
+    page.wait_for_url(re.compile(r".*/tables/\d+/$"))
+    return page.url
+
+
+def _stack(page: Any, seat_name: str) -> int:
+    row = page.locator(".seat", has=page.locator(".seat__name", has_text=seat_name))
+    return int(row.locator(".seat__stack").inner_text().strip())
+
+
+def _try_click(page: Any, selector: str) -> bool:
+    """Click if the button is still there: the turn may move on while we look (a re-render)."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    try:
+        page.click(selector, timeout=3000)
+        return True
+    except PlaywrightTimeout:
+        return False
+
+
+def _wait(page: Any, selector: str, timeout: float = 15_000) -> None:
+    page.wait_for_selector(selector, timeout=timeout)
+
+
+def test_three_players_play_to_a_showdown(browser: Any, fast_server: str, screenshot: Any) -> None:
+    tag = uuid.uuid4().hex[:5]
+    names = [f"ann{tag}", f"ben{tag}", f"cat{tag}"]
+    sizes = [PHONE, DESKTOP, DESKTOP]
+    pages = [_sign_up(browser, fast_server, n, s) for n, s in zip(names, sizes, strict=True)]
+    url = _new_table(pages[0], fast_server, f"Kitchen {tag}", 3)
+    # The host pauses nothing: the first two to sit would start heads-up, so all three sit
+    # before the first one's page has dealt (the third joins the next hand otherwise).
+    for page in pages:
+        if page.url != url:
+            page.goto(url)
+        page.click("form.sit button")
+        page.wait_for_load_state()
+    _wait(pages[0], ".phase-preflop, .phase-arrange, .phase-flop")
+    screenshot(pages[0], "phone-preflop")
+    screenshot(pages[1], "desktop-preflop")
+
+    arranged = False
+    finished = False
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and not finished:
+        acted = False
+        for i, page in enumerate(pages):
+            if page.locator(".phase-over").count():
+                finished = True
+                break
+            if page.locator(".is-arranging [data-swap]").count() and page.locator(".act--done").count():
+                if not arranged:
+                    first = page.locator("[data-swap]").nth(0)
+                    a = first.get_attribute("data-swap")
+                    first.click()
+                    page.locator("[data-swap]").nth(4).click()
+                    # After the swap the first slot holds the other card.
+                    page.wait_for_function(
+                        "a => document.querySelector('[data-swap]') && document.querySelector('[data-swap]').dataset.swap !== a",
+                        arg=a, timeout=5000,
+                    )
+                    screenshot(page, f"{'phone' if i == 0 else 'desktop'}-arrange")
+                    arranged = True
+                acted = _try_click(page, ".act--done") or acted
+                continue
+            for sel in (".act--check", ".act--call"):
+                if page.locator(sel).count():
+                    acted = _try_click(page, sel) or acted
+                    break
+        if not acted:
+            time.sleep(0.2)
+    assert arranged, "the arrangement phase was reached and a swap by tapping worked"
+    assert finished, "the hand reached its end"
+    for page in pages:
+        _wait(page, ".phase-over")
+    screenshot(pages[0], "phone-showdown")
+    screenshot(pages[1], "desktop-showdown")
+    # Everyone called and checked: three boards were shown and the stacks still add up.
+    page = pages[1]
+    assert page.locator(".board__results .win").count() >= 3
+    nets = [int(t.replace("+", "")) for t in page.locator(".seat__net").all_inner_texts()]
+    assert len(nets) == 3 and sum(nets) == 0  # a private? no: a 5-10 public table has no rake
+    stacks = [_stack(page, n.capitalize()) for n in names]
+    assert sum(stacks) == 3 * 1000
+    for p in pages:
+        p.context.close()
+
+
+def test_a_player_who_lets_the_clock_run_out_goes_on_a_break(browser: Any, fast_server: str, screenshot: Any) -> None:
+    tag = uuid.uuid4().hex[:5]
+    names = [f"dan{tag}", f"eve{tag}"]
+    pages = [_sign_up(browser, fast_server, n, DESKTOP) for n in names]
+    url = _new_table(pages[0], fast_server, f"Clock {tag}", 2)
+    for page in pages:
+        if page.url != url:
+            page.goto(url)
+        page.click("form.sit button")
+        page.wait_for_load_state()
+    _wait(pages[0], ".phase-preflop")
+    # Whoever is to act does nothing; the server's clock folds them and puts them on a break.
+    actor = next(p for p in pages if p.locator(".seat--me.seat--acting").count())
+    clock = actor.locator(".seat--me .clock").inner_text()
+    assert clock.endswith("s")
+    actor.wait_for_selector(".act--back", timeout=20_000)
+    screenshot(actor, "timed-out-on-break")
+    assert actor.locator(".act--back").is_visible()
+    # "I'm back" brings them back and a new hand is dealt to both.
+    actor.click(".act--back")
+    actor.wait_for_selector(".act--quiet", timeout=10_000)
+    for p in pages:
+        p.context.close()
