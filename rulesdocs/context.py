@@ -8,7 +8,6 @@ from functools import cache
 from typing import Any
 
 from rulesdocs import examples, probabilities
-from tables.handreader import CATEGORY_NAMES
 
 
 @dataclass(frozen=True)
@@ -135,11 +134,7 @@ _BUILDERS: dict[str, Callable[[], dict[str, Any]]] = {
 
 
 @cache
-def _computed(slug: str) -> dict[str, Any]:
-    builder = _BUILDERS.get(slug)
-    return builder() if builder else {}
-
-
 def for_page(slug: str) -> dict[str, Any]:
     """The computed context of a page (built once per process; the values are frozen)."""
-    return {"category_names": CATEGORY_NAMES, **_computed(slug)}
+    builder = _BUILDERS.get(slug)
+    return builder() if builder else {}

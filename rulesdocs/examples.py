@@ -10,14 +10,14 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
 from urllib.parse import urlencode
 
 from rules_engine import pots
 from rules_engine.cards import Card, parse_cards
-from rules_engine.evaluation import HandValue, best_hand, evaluate5, omaha_best
+from rules_engine.evaluation import best_hand, evaluate5, omaha_best
 from rules_engine.games import Action, HandSetup, LegalAction, get_variant
 from rules_engine.games import patchpatch as pp
 from rules_engine.lowball import omaha_low_8, razz_low
@@ -185,10 +185,6 @@ class Showdown:
     scoop: int | None
 
 
-def _made(hole: Sequence[Card], board: Sequence[Card]) -> HandValue:
-    return omaha_best(hole, board)
-
-
 # S2: "me" (seat 0, the button) against Dana; 25-50 blinds, a pot raise and a call make a pot of
 # 300, then everybody checks. Board 1: my ace-high flush beats Dana's set of eights; board 2: a
 # queen-high straight each; board 3: Dana's ace-high flush beats my set of kings.
@@ -232,7 +228,7 @@ def split_board_example() -> Showdown:
         hands = []
         for seat in range(state.n):
             four = state.hands_of(seat)[b]
-            value = _made(four, state.boards[b])
+            value = omaha_best(four, state.boards[b])
             hands.append(
                 BoardHand(
                     cards=pictures(four, used=value.cards),
@@ -510,7 +506,6 @@ class BaseballFacts:
     five_beats_royal: bool
     b1_cards: tuple[CardPicture, ...]
     split: tuple[int, int, Fraction]  # pot, players, each
-    wild_ranks: tuple[int, ...] = field(default=tuple(sorted(BASEBALL_WILDS)))
 
 
 @cache
@@ -518,11 +513,10 @@ def baseball_facts() -> BaseballFacts:
     eights = parse_cards("8s 8h 8c 8d 3c")
     five = best_wild_hand(eights)
     royal = best_wild_hand(parse_cards("As Ks Qs Js Ts"))
-    wild = tuple(sorted(BASEBALL_WILDS))
     return BaseballFacts(
-        five_eights=shown_high(five, wild),
+        five_eights=shown_high(five, BASEBALL_WILDS),
         five_eights_cards=tuple(CardPicture(c, wild=c.rank in BASEBALL_WILDS) for c in eights),
-        royal=shown_high(royal, wild),
+        royal=shown_high(royal, BASEBALL_WILDS),
         five_beats_royal=five > royal,
         b1_cards=pictures("6c 4h Kd"),
         split=(5, 3, Fraction(5, 3)),

@@ -105,12 +105,6 @@ def get(mapping: Any, key: Any) -> Any:
         return ""
 
 
-@register.filter
-def cards_text(pictures: Any) -> str:
-    """Card pictures as plain text (``A♥ K♥``), e.g. for a link's title."""
-    return " ".join(p.card.pretty for p in pictures)
-
-
 @register.inclusion_tag("rulesdocs/_heading.html", takes_context=True)
 def heading(context: template.Context, section_id: str) -> dict[str, Any]:
     """A section's ``<h2>`` with its title from the page registry and a link to its anchor."""
