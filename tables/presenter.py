@@ -62,13 +62,26 @@ def action_label(kind: str, amount: int) -> str:
     return kind
 
 
-def pictures(cards: list[str] | None, used: set[str] | None = None, swap: bool = False) -> list[dict[str, Any]]:
+def pictures(
+    cards: list[str] | None, used: set[str] | None = None, swap: bool = False, wild: frozenset[int] = frozenset()
+) -> list[dict[str, Any]]:
     out = []
     for text in cards or []:
         card = Card.parse(text)
-        pic = CardPicture(card=card, used=bool(used and text in used), kicker=bool(used is not None and text not in used))
-        out.append({"pic": pic, "swap": text if swap else ""})
+        pic = CardPicture(
+            card=card, used=bool(used and text in used), kicker=bool(used is not None and text not in used),
+            wild=card.rank in wild,
+        )
+        out.append({"pic": pic, "swap": text if swap else "", "extra": False})
     return out
+
+
+def _card_text(c: Any) -> str:
+    return str(c["card"]) if isinstance(c, dict) else str(c)
+
+
+def _wilds(view: dict[str, Any]) -> frozenset[int]:
+    return frozenset(int(r) for r in view.get("wild_ranks") or ())
 
 
 @dataclass
@@ -89,8 +102,12 @@ class SeatRow:
     big_blind: bool = False
     sitting_out: bool = False
     waiting: bool = False  # seated but not dealt into the hand being played
-    net: int | None = None
+    net: Any = None
     hands: list[list[dict[str, Any]]] = field(default_factory=list)
+    hole: list[dict[str, Any]] = field(default_factory=list)  # a flop or draw hand shown at showdown
+    up: list[dict[str, Any]] = field(default_factory=list)  # stud: face-up cards (public)
+    down: list[dict[str, Any]] = field(default_factory=list)  # stud: {"hidden": True} = face down
+    drawn: int | None = None  # draw: how many cards this player drew
 
 
 @dataclass
@@ -123,11 +140,11 @@ def present(*, view: dict[str, Any] | None, seats: list[dict[str, Any]], players
             p = view["players"][i]
             names[i] = s["name"]
             row.stack = p["stack"]
-            row.bet = p["bet"] if view["phase"] in ("preflop", "flop", "turn", "river") else 0
+            row.bet = p["bet"] if view["phase"] not in ("arrange", "over") else 0
             row.in_hand = p["in_hand"]
             row.folded = p["folded"]
             row.all_in = p["all_in"]
-            row.arranged = p["arranged"]
+            row.arranged = p.get("arranged", False)
             row.button = p["button"]
             row.small_blind = p["small_blind"]
             row.big_blind = p["big_blind"]
@@ -136,12 +153,81 @@ def present(*, view: dict[str, Any] | None, seats: list[dict[str, Any]], players
                 row.net = view["result"]["net"][i]
             if p.get("hands") and p.get("shown"):
                 row.hands = [pictures(h["cards"]) for h in p["hands"]]
+            family = view.get("family", "pp")
+            if family == "stud":
+                row.up = pictures([_card_text(c) for c in p.get("up") or []], wild=_wilds(view))
+                for j, c in enumerate(p.get("up") or []):
+                    if isinstance(c, dict) and c.get("extra"):
+                        row.up[j]["extra"] = True
+                row.down = [
+                    pictures([_card_text(c)], wild=_wilds(view))[0] if c else {"hidden": True}
+                    for c in p.get("down") or []
+                ]
+            elif family in ("flop", "draw") and p.get("cards") and (p.get("shown") or s["me"]):
+                row.hole = pictures(p["cards"])
+            if family == "draw":
+                row.drawn = p.get("drawn")
         elif view is not None and not s["empty"] and view["phase"] != "over":
             row.waiting = True
         rows.append(row)
     if view is None:
         return {"seat_rows": rows, "boards": [], "actions": [], "phase": "", "arranging": False}
 
+    you = view.get("you")
+    result = view.get("result")
+    family = view.get("family", "pp")
+    boards = _pp_boards(view, names) if family == "pp" else []
+    arranging = bool(you and you.get("arranging"))
+    community = None
+    mine: list[dict[str, Any]] = []
+    if family == "flop":
+        board_cards = view.get("board") or []
+        winning = {c for w in _generic_wins(result, names) for c in w["cards"]}
+        community = {"cards": pictures(board_cards, used=winning or None), "blanks": 5 - len(board_cards)}
+    if family in ("flop", "draw") and you:
+        drawing = family == "draw" and any(la["kind"] == "draw" for la in view.get("legal_actions") or [])
+        mine = pictures(you.get("cards"))
+        for m in mine:
+            m["discard"] = drawing
+    actions = []
+    sized = None
+    for la in view.get("legal_actions") or []:
+        kind = la["kind"]
+        if kind in ("swap", "arrange", "draw"):
+            continue
+        low, high = la.get("min_amount"), la.get("max_amount")
+        if kind in ("bet", "raise") and low is not None and high is not None and high > low:
+            # No-limit and pot-limit: the player picks the size between the two bounds.
+            sized = {"kind": kind, "min": low, "max": high, "label": action_label(kind, low), "key": KEYS.get(kind, "")}
+            continue
+        actions.append({"kind": kind, "amount": la["amount"], "label": action_label(kind, la["amount"]), "key": KEYS.get(kind, "")})
+    draw_allowed = any(la["kind"] == "draw" for la in view.get("legal_actions") or [])
+    scoop_name = names.get(result["scoop"]) if result and result.get("scoop") is not None else None
+    return {
+        "seat_rows": rows,
+        "family": family,
+        "boards": boards,
+        "community": community,
+        "mine": mine,
+        "wins": _generic_wins(result, names) if family != "pp" else [],
+        "actions": actions,
+        "sized": sized,
+        "draw_allowed": draw_allowed,
+        "game_name": view.get("game", ""),
+        "phase": view["phase"],
+        "arranging": arranging,
+        "arranged": bool(you and view["players"][you["seat"]].get("arranged")),
+        # After the hand the pot has been paid out; show what was played for.
+        "pot": sum(p["amount"] for p in result["pots"]) if result else view["pot"],
+        "result": result,
+        "scoop_name": scoop_name,
+        "showdown": bool(result and result.get("showdown")),
+        "clock_kind": view.get("clock") or "",
+    }
+
+
+def _pp_boards(view: dict[str, Any], names: dict[int, str]) -> list[BoardRow]:
+    """Patch-Patch: three boards, the viewer's four cards under each, the winners of each."""
     you = view.get("you")
     result = view.get("result")
     my_hands = you["hands"] if you else None
@@ -181,24 +267,25 @@ def present(*, view: dict[str, Any] | None, seats: list[dict[str, Any]], players
                 results=board_wins.get(b, []),
             )
         )
-    actions = []
-    for la in view.get("legal_actions") or []:
-        kind = la["kind"]
-        if kind in ("swap", "arrange"):
-            continue
-        actions.append({"kind": kind, "amount": la["amount"], "label": action_label(kind, la["amount"]), "key": KEYS.get(kind, "")})
-    scoop_name = names.get(result["scoop"]) if result and result.get("scoop") is not None else None
-    return {
-        "seat_rows": rows,
-        "boards": boards,
-        "actions": actions,
-        "phase": view["phase"],
-        "arranging": arranging,
-        "arranged": bool(you and view["players"][you["seat"]]["arranged"]),
-        # After the hand the pot has been paid out; show what was played for.
-        "pot": sum(p["amount"] for p in result["pots"]) if result else view["pot"],
-        "result": result,
-        "scoop_name": scoop_name,
-        "showdown": bool(result and result.get("showdown")),
-        "clock_kind": view.get("clock") or "",
-    }
+    return boards
+
+
+def _generic_wins(result: dict[str, Any] | None, names: dict[int, str]) -> list[dict[str, Any]]:
+    """Who won what in a one-board game: per pot, each winner with amount, hand and side."""
+    if not result:
+        return []
+    out = []
+    for pot in result.get("pots") or []:
+        winners = pot.get("winners")
+        if isinstance(winners, list) and winners and isinstance(winners[0], dict):
+            for w in winners:
+                out.append({
+                    "name": names.get(w.get("seat"), "?"), "amount": w.get("amount", 0),
+                    "category": category_name(w.get("category")), "cards": list(w.get("cards") or []),
+                    "side": w.get("side", ""), "pot": pot.get("index", 0),
+                })
+        else:
+            for seat, amount in enumerate(pot.get("payouts") or []):
+                if amount:
+                    out.append({"name": names.get(seat, "?"), "amount": amount, "category": "", "cards": [], "side": "", "pot": pot.get("index", 0)})
+    return out

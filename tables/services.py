@@ -37,7 +37,7 @@ DEAL_SECONDS = 4.0
 # Actions a player may send that the engine decides; the rest are the table's own.
 ENGINE_ACTIONS = frozenset(
     {"fold", "check", "call", "bet_pot", "raise_pot", "all_in", "swap", "done", "arrange",
-     "check_or_call", "bet", "raise"}
+     "bet", "raise", "complete", "bring_in", "draw"}
 )
 TABLE_ACTIONS = frozenset({"sit_out", "im_back"})
 
@@ -82,6 +82,12 @@ def table_create(
         raise TableError(_("Speed must be slow, medium or fast."))
     if game == "PP" and max_seats not in (2, 3):
         raise TableError(_("A Patch-Patch table seats two or three players."))
+    low_players = getattr(_variant_or_none(game), "MIN_PLAYERS", 2)
+    high_players = getattr(_variant_or_none(game), "MAX_PLAYERS", 3)
+    if not low_players <= max_seats <= high_players:
+        raise TableError(
+            _("This game seats %(low)s to %(high)s players.") % {"low": low_players, "high": high_players}
+        )
     if not 0 < small_blind < big_blind:
         raise TableError(_("The small blind must be positive and smaller than the big blind."))
     if is_public and (small_blind, big_blind) not in STAKES_LADDER:
@@ -102,6 +108,13 @@ def table_create(
     )
     transaction.on_commit(_lobby_changed)
     return table
+
+
+def _variant_or_none(game: str) -> Any:
+    try:
+        return get_variant(game)
+    except KeyError:
+        return None
 
 
 def _lock_table(table_id: int) -> Table:
@@ -289,7 +302,18 @@ def _parse_engine_action(idx: int, message: dict[str, Any]) -> Any:
         except CardParseError as exc:
             raise TableError(str(exc)) from exc
         return Action(seat=idx, kind="arrange", order=cards12)
-    return Action(seat=idx, kind=kind)
+    if kind == "draw":
+        cards = message.get("cards", [])
+        if not isinstance(cards, list) or len(cards) > 5 or not all(isinstance(c, str) and len(c) <= 4 for c in cards):
+            raise TableError(_("A draw names up to five of your cards to throw away."))
+        try:
+            return Action(seat=idx, kind="draw", cards=tuple(Card.parse(c) for c in cards))
+        except CardParseError as exc:
+            raise TableError(str(exc)) from exc
+    amount = message.get("amount")
+    if amount is not None and (not isinstance(amount, int) or isinstance(amount, bool) or not 0 <= amount < 10**12):
+        raise TableError(_("An amount is a whole number of chips."))
+    return Action(seat=idx, kind=kind, amount=amount)
 
 
 def _apply_engine(table: Table, hand: Hand, state: Any, idx: int, message: dict[str, Any]) -> None:
@@ -389,21 +413,26 @@ def _start_hand_if_ready(table: Table) -> Hand | None:
     ready = _ready_seats(table)
     if len(ready) < 2:
         return None
-    from rules_engine.games import HandSetup
-
     # The button moves one seat clockwise among the players dealt in.
     seat_nos = [s.seat_no for s in ready]
     after = [n for n in seat_nos if n > table.button_seat]
     button_seat = after[0] if after else seat_nos[0]
     table.button_seat = button_seat
-    setup = HandSetup(
-        stacks=tuple(int(s.stack) for s in ready),
-        button=seat_nos.index(button_seat),
-        small_blind=table.small_blind,
-        big_blind=table.big_blind,
-        speed=table.speed,
-        public=table.is_public,
-    )
+    variant = _variant(table)
+    params = {
+        "stacks": tuple(int(s.stack) for s in ready),
+        "button": seat_nos.index(button_seat),
+        "small_blind": table.small_blind,
+        "big_blind": table.big_blind,
+        "speed": table.speed,
+        "public": table.is_public,
+    }
+    if hasattr(variant, "setup_for_table"):
+        setup = variant.setup_for_table(**params)
+    else:
+        from rules_engine.games import HandSetup
+
+        setup = HandSetup(**params)
     state = _variant(table).start(setup, rng=secrets.SystemRandom())
     number = (Hand.objects.filter(table=table).order_by("-number").values_list("number", flat=True).first() or 0) + 1
     hand = Hand.objects.create(

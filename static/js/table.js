@@ -83,7 +83,40 @@
     if (card) {
       ev.preventDefault();
       tapCard(card);
+      return;
     }
+    var discard = ev.target.closest("[data-discard]");
+    if (discard) {
+      ev.preventDefault();
+      discard.setAttribute("aria-pressed", discard.getAttribute("aria-pressed") === "true" ? "false" : "true");
+      return;
+    }
+    if (ev.target.closest("[data-draw]")) {
+      ev.preventDefault();
+      var picked = root.querySelectorAll('[data-discard][aria-pressed="true"]');
+      var cards = [];
+      for (var i = 0; i < picked.length; i++) cards.push(picked[i].getAttribute("data-discard"));
+      send({ action: "draw", cards: cards });
+      return;
+    }
+    var go = ev.target.closest("[data-sized-go]");
+    if (go) {
+      ev.preventDefault();
+      var box = go.closest("[data-sized]");
+      var amount = parseInt(box.querySelector("[data-size-input]").value, 10);
+      send({ action: box.getAttribute("data-sized"), amount: amount });
+    }
+  });
+
+  // Bet sizing (no-limit and pot-limit): the slider and the number box move together.
+  root.addEventListener("input", function (ev) {
+    var box = ev.target.closest("[data-sized]");
+    if (!box) return;
+    var v = ev.target.value;
+    var range = box.querySelector("[data-size-range]"), num = box.querySelector("[data-size-input]");
+    if (ev.target !== range) range.value = v;
+    if (ev.target !== num) num.value = v;
+    box.querySelector("[data-size-show]").textContent = v;
   });
 
   function tapCard(card) {
