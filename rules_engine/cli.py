@@ -71,7 +71,7 @@ SUBCOMMANDS: dict[str, Subcommand] = {}
 # ---------------------------------------------------------------------------------------------
 # HOOK for other subcommands (``replay``, ``verify``, ...): list a module here that calls
 # ``register_subcommand`` when imported, or register directly at the end of this file.
-EXTENSION_MODULES: tuple[str, ...] = ("rules_engine.notation",)
+EXTENSION_MODULES: tuple[str, ...] = ("rules_engine.notation", "rules_engine.fairness")
 # ---------------------------------------------------------------------------------------------
 
 
