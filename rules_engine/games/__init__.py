@@ -31,6 +31,7 @@ SPEEDS = ("slow", "medium", "fast")
 # code -> "module:Class"; imported lazily by get_variant.
 _REGISTRY: dict[str, str] = {
     "PP": "rules_engine.games.patchpatch:PatchPatch",
+    "BB": "rules_engine.games.baseball:Baseball",
 }
 
 
