@@ -19,7 +19,8 @@ Patch-Patch (``variant = "PP"``) adds a little, documented in ``docs/hand-histor
 * a ``# timeout`` commentary marks an action the server applied when a clock ran out;
 * ``_table_speed``, ``_public`` (rake only on public tables), ``_rake`` (checked on replay).
 
-Every game has a small :class:`VariantNotation` hook; only Patch-Patch is registered so far.
+Every game has a small :class:`VariantNotation` hook: Patch-Patch (``PP``) and Baseball (``BB``,
+see :class:`BaseballNotation`) are registered.
 
 >>> from rules_engine.games.patchpatch import PatchPatch
 >>> from rules_engine.games import HandSetup
@@ -37,13 +38,15 @@ import json
 import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any, cast
 
 import tomli_w
 
-from rules_engine.cards import Card, CardParseError
+from rules_engine.cards import RANKS, Card, CardParseError
 from rules_engine.errors import IllegalAction, MalformedAction, RulesError
 from rules_engine.games import SPEEDS, Action, Event, HandSetup
+from rules_engine.games.baseball import Baseball, BaseballState, parse_units, units_json
 from rules_engine.games.patchpatch import (
     BOARDS,
     HAND_SIZE,
@@ -591,6 +594,353 @@ class PatchPatchNotation(VariantNotation):
 
 
 _NOTATIONS: dict[str, VariantNotation] = {"PP": PatchPatchNotation()}
+
+
+# -- Baseball ---------------------------------------------------------------------------------
+
+_BB_WILDS = [RANKS[r - 2] for r in sorted(Baseball.WILD_RANKS)]
+_BB_FREE_CARD = RANKS[Baseball.FREE_CARD_RANK - 2]
+
+
+def _bb_number(x: Fraction) -> int | float:
+    """A balance for a standard PHH number field: exact when whole, else the nearest float."""
+    return x.numerator if x.denominator == 1 else float(x)
+
+
+def _bb_dump(data: Mapping[str, Any]) -> str:
+    """:func:`_dump_toml`, but a list of numbers with floats in it stays on one line."""
+    out = []
+    for key, value in data.items():
+        if isinstance(value, list) and any(isinstance(v, float) for v in value):
+            out.append(f"{key} = [{', '.join(repr(v) for v in value)}]\n")
+        else:
+            out.append(_dump_toml({key: value}))
+    return "".join(out)
+
+
+def _bb_units(fields: Mapping[str, Any], name: str, n: int) -> list[Fraction]:
+    """``_exact_<name>`` (exact text such as "5/3") when present, else ``name`` (whole numbers)."""
+    exact = fields.get(f"_exact_{name}")
+    if exact is None:
+        return [Fraction(v) for v in _int_list(fields, name, n)]
+    if not isinstance(exact, list) or len(exact) != n:
+        raise _fail("", f"_exact_{name} lists one exact value per player ({n})")
+    try:
+        return [parse_units(v, f"_exact_{name}") for v in exact]
+    except RulesError as exc:
+        raise _fail("", str(exc)) from None
+
+
+class BaseballNotation(VariantNotation):
+    """The ``BB`` variant (Baseball): see ``docs/hand-histories.md``.
+
+    Players are listed from the dealer's left (p1, dealt first) round to the dealer (pN). One
+    ``d dh pN CARDS`` line per player per deal, in deal order: round 1 is the two down cards, the
+    up card and its free cards; rounds 2-4 the up card and its free cards; round 5 the down card.
+    Down cards may be ``??``; up cards never are. Balances that are not whole are also written
+    exactly in ``_exact_*`` fields.
+    """
+
+    code = "BB"
+
+    @staticmethod
+    def players_of(dealer: int, n: int) -> tuple[int, ...]:
+        """Table seats of p1..pN: from the dealer's left round to the dealer."""
+        return Baseball.deal_order(dealer, n)
+
+    def read(self, fields: Mapping[str, Any], lines: list[Line]) -> ParsedHistory:
+        raw = fields.get("_exact_starting_stacks", fields.get("starting_stacks"))
+        n = len(raw) if isinstance(raw, list) else 0
+        if not Baseball.MIN_PLAYERS <= n <= Baseball.MAX_PLAYERS:
+            raise _fail("", f"Baseball is played by 2 to 6 players, not {n}")
+        stacks_phh = _bb_units(fields, "starting_stacks", n)
+        if _int_list(fields, "antes", n) != [Baseball.ANTE] * n:
+            raise _fail("", f"every Baseball player antes {Baseball.ANTE}: antes = {[1] * n}")
+        for name in ("small_bet", "big_bet"):
+            if fields.get(name) != Baseball.BET:
+                raise _fail("", f"{name} is {Baseball.BET}: Baseball bets 1 in every round")
+        if any(fields.get("blinds_or_straddles") or []) or fields.get("bring_in"):
+            raise _fail("", "Baseball has no blinds and no bring-in, only antes")
+        if fields.get("_wild_ranks", _BB_WILDS) != _BB_WILDS:
+            raise _fail("", f"this engine plays 3s and 9s wild: _wild_ranks = {_BB_WILDS}")
+        if fields.get("_free_card", _BB_FREE_CARD) != _BB_FREE_CARD:
+            raise _fail("", 'this engine gives the free card for an open 4: _free_card = "4"')
+        speed = fields.get("_table_speed", "medium")
+        if speed not in SPEEDS:
+            raise _fail("", f"_table_speed is slow, medium or fast, not {speed!r}")
+        public = fields.get("_public", False)
+        if not isinstance(public, bool):
+            raise _fail("", "_public is true or false")
+        seat_numbers = fields.get("seats")
+        if seat_numbers is None:
+            table_of = list(range(n))
+        else:
+            seat_numbers = _int_list(fields, "seats", n)
+            if len(set(seat_numbers)) != n:
+                raise _fail("", "seats must be different")
+            ranked = sorted(seat_numbers)
+            table_of = [ranked.index(s) for s in seat_numbers]
+        dealer = table_of[-1]
+        if tuple(table_of) != self.players_of(dealer, n):
+            raise _fail("", "seats must go round the table from the dealer's left (p1) to the dealer")
+        stacks = [Fraction(0)] * n
+        for k, seat in enumerate(table_of):
+            stacks[seat] = stacks_phh[k]
+
+        # First pass: the cards of each deal (a run of 'd dh' lines), to stack the deck.
+        streets: list[dict[int, list[Card | None]]] = []
+        in_run = False
+        for line in lines:
+            if not line.actor:
+                continue
+            if line.actor != "d":
+                in_run = False
+                continue
+            if line.verb != "dh" or len(line.args) != 2:
+                raise _fail(line.where, "Baseball has no board: deal as 'd dh pN CARDS'")
+            if not in_run:
+                streets.append({})
+                in_run = True
+            k = _player(line.args[0], n, line.where)
+            if table_of[k] in streets[-1]:
+                raise _fail(line.where, f"p{k + 1} is dealt twice in round {len(streets)}")
+            got = _parse_phh_cards(line.args[1], line.where)
+            r = len(streets)
+            hidden_ok = (0, 1) if r == 1 else (0,) if r == Baseball.ROUNDS else ()
+            if any(c is None and i not in hidden_ok for i, c in enumerate(got)):
+                raise _fail(line.where, "up cards are dealt face up: write them, not ??")
+            streets[-1][table_of[k]] = got
+        try:
+            deck = Baseball.deck_for_streets(streets, dealer, n)
+            setup = Baseball.setup_for_table(
+                stacks=stacks, button=dealer, speed=speed, public=public, deck=deck
+            )
+        except RulesError as exc:
+            raise _fail("", f"the cards dealt cannot come from one deck: {exc}") from None
+        return self._replay(setup, fields, lines, tuple(table_of))
+
+    def _replay(
+        self,
+        setup: HandSetup,
+        fields: Mapping[str, Any],
+        lines: list[Line],
+        players: tuple[int, ...],
+    ) -> ParsedHistory:
+        n = len(players)
+        state = Baseball.start(setup)
+        actions: list[Action] = []
+        street = 0
+        in_run = False
+        dealt: set[int] = set()
+        for line in lines:
+            if not line.actor:
+                continue
+            if line.actor == "d":
+                k = _player(line.args[0], n, line.where)
+                seat = players[k]
+                if not in_run:
+                    street, in_run, dealt = street + 1, True, set()
+                    if state.is_over or state.round != street:
+                        raise IllegalAction(
+                            f"{line.where}: round {street}'s cards come only once the betting "
+                            "before them is over"
+                        )
+                want = state.dealt_in(seat, street)
+                got = _parse_phh_cards(line.args[1], line.where)
+                if not want:
+                    raise IllegalAction(f"{line.where}: p{k + 1} has folded and gets no more cards")
+                if len(got) != len(want) or any(
+                    c is not None and c != d.card for c, d in zip(got, want, strict=False)
+                ):
+                    raise IllegalAction(
+                        f"{line.where}: the deal gives p{k + 1} "
+                        f"{_phh_cards([d.card for d in want])} in round {street}"
+                    )
+                dealt.add(seat)
+                continue
+            in_run = False
+            k = _player(line.actor, n, line.where)
+            seat = players[k]
+            if line.verb == "sm":
+                result = state.result
+                if result is None or not result.showdown or seat not in result.shown:
+                    raise IllegalAction(f"{line.where}: only hands still in at the showdown are shown")
+                if line.args and line.args != ("-",):
+                    got = _parse_phh_cards("".join(line.args), line.where)
+                    if sorted(c for c in got if c is not None) != sorted(state.hand_of(seat)):
+                        raise IllegalAction(f"{line.where}: p{k + 1} shows cards it does not hold")
+                continue
+            if street < state.round:
+                raise _fail(line.where, f"round {state.round}'s cards are dealt: a 'd dh' line is missing")
+            missing = [
+                f"p{players.index(s) + 1}"
+                for s in state.in_hand
+                if state.dealt_in(s, street) and s not in dealt
+            ]
+            if missing:
+                raise _fail(line.where, f"round {street} has no 'd dh' line for {', '.join(missing)}")
+            verb, timeout = line.verb, line.timeout
+            if verb in ("f", "cc") and line.args:
+                raise _fail(line.where, f"{verb} takes no amount")
+            if verb == "f":
+                action = Action(seat, "fold", timeout=timeout)
+            elif verb == "cc":
+                legal = state.legal_actions(seat)
+                kind = "check" if any(la.kind == "check" for la in legal) else "call"
+                action = Action(seat, kind, timeout=timeout)
+            elif verb == "cbr":
+                if len(line.args) != 1 or not line.args[0].isdigit():
+                    raise _fail(line.where, "write 'pN cbr AMOUNT' with a whole number (raise-to)")
+                to = int(line.args[0])
+                match = [la for la in state.legal_actions(seat) if la.kind in ("bet", "raise")]
+                if not match:
+                    if state.to_act is not None and state.to_act != seat:
+                        turn = players.index(state.to_act) + 1
+                        raise IllegalAction(f"{line.where}: it is p{turn}'s turn")
+                    raise IllegalAction(f"{line.where}: p{k + 1} may not bet or raise now")
+                if match[0].to != to:
+                    raise IllegalAction(
+                        f"{line.where}: fixed limit: p{k + 1} may only {match[0].label.lower()}"
+                    )
+                action = Action(seat, match[0].kind)
+            elif verb in ("pb", "sd"):
+                raise IllegalAction(f"{line.where}: Baseball has no bring-in and no draw")
+            else:
+                raise _fail(line.where, f"unknown action {verb!r} (use f, cc, cbr or sm)")
+            try:
+                state.apply(action)
+            except RulesError as exc:
+                raise type(exc)(f"{line.where}: {exc}") from None
+            actions.append(action)
+        self._check_totals(state, fields, players)
+        # ParsedHistory.state is annotated with Patch-Patch's state; it holds any game's.
+        return ParsedHistory(setup, tuple(actions), cast(Any, state), players, fields)
+
+    @staticmethod
+    def _check_totals(
+        state: BaseballState, fields: Mapping[str, Any], players: tuple[int, ...]
+    ) -> None:
+        n = len(players)
+        if "finishing_stacks" in fields or "_exact_finishing_stacks" in fields:
+            want = _bb_units(fields, "finishing_stacks", n)
+            got = [state.stacks[seat] for seat in players]
+            if want != got:
+                raise IllegalAction(
+                    f"finishing_stacks say {[units_json(x) for x in want]}, "
+                    f"the replay gives {[units_json(x) for x in got]}"
+                )
+        result = state.result
+        if result is not None and ("winnings" in fields or "_exact_winnings" in fields):
+            want = _bb_units(fields, "winnings", n)
+            got = [result.payouts[seat] for seat in players]
+            if want != got:
+                raise IllegalAction(
+                    f"winnings say {[units_json(x) for x in want]}, "
+                    f"the replay gives {[units_json(x) for x in got]}"
+                )
+
+    def write(
+        self, state: Any, *, hide_unshown: bool, viewer: int | None, extra: Mapping[str, Any]
+    ) -> str:
+        if not isinstance(state, BaseballState):
+            raise TypeError("to_phh needs a Baseball hand state")
+        n = state.n
+        players = self.players_of(state.dealer, n)
+        name = {seat: f"p{k + 1}" for k, seat in enumerate(players)}
+        result = state.result
+        shown = set(result.shown) if result is not None else set()
+        lines: list[str] = []
+
+        def deal(round_: int) -> None:
+            for seat in players:
+                cards = state.dealt_in(seat, round_)
+                if not cards:
+                    continue
+                hide = hide_unshown and seat not in shown and seat != viewer
+                text = "".join("??" if hide and not d.up else str(d.card) for d in cards)
+                note = " # free card for an open 4" if any(d.extra for d in cards) else ""
+                lines.append(f"d dh {name[seat]} {text}{note}")
+
+        fresh = Baseball.start(state.setup)
+        deal(1)
+        for action in state.log:
+            before = fresh.round
+            events = fresh.apply(action)
+            text = f"{name[action.seat]} "
+            if action.kind == "fold":
+                text += "f"
+            elif action.kind in ("check", "call"):
+                text += "cc"
+            else:
+                to = next(e.amount for e in events if e.kind == action.kind)
+                text += f"cbr {to}"
+            lines.append(text + (" # timeout" if action.timeout else ""))
+            if fresh.round > before:
+                deal(fresh.round)
+        if result is not None and result.showdown:
+            lines.extend(f"{name[seat]} sm -" for seat in players if seat in shown)
+
+        def numbers(key: str, values: Sequence[Fraction], out: dict[str, Any]) -> None:
+            out[key] = [_bb_number(v) for v in values]
+            if any(v.denominator != 1 for v in values):
+                out[f"_exact_{key}"] = [units_json(v) for v in values]
+
+        out: dict[str, Any] = {
+            "variant": "BB",
+            "antes": [Baseball.ANTE] * n,
+            "small_bet": Baseball.BET,
+            "big_bet": Baseball.BET,
+        }
+        numbers("starting_stacks", [state.start_stacks[s] for s in players], out)
+        out["seats"] = [seat + 1 for seat in players]
+        out["actions"] = lines
+        numbers("finishing_stacks", [state.stacks[s] for s in players], out)
+        if result is not None:
+            numbers("winnings", [result.payouts[s] for s in players], out)
+        out["_wild_ranks"] = _BB_WILDS
+        out["_free_card"] = _BB_FREE_CARD
+        out["_table_speed"] = state.setup.speed
+        out["_public"] = state.setup.public
+        for key, value in extra.items():
+            if key in out:
+                raise ValueError(f"{key} is written by the engine")
+            out[key] = value
+        return _bb_dump(out)
+
+    def summary(self, parsed: ParsedHistory, verbose: bool) -> dict[str, Any]:
+        state = cast(BaseballState, parsed.state)
+        players = parsed.players
+
+        def plain(x: Fraction) -> int | str:
+            return x.numerator if x.denominator == 1 else units_json(x)
+
+        out: dict[str, Any] = {"finishing_stacks": [plain(state.stacks[s]) for s in players]}
+        if not verbose:
+            return out
+        name = {seat: f"p{k + 1}" for k, seat in enumerate(players)}
+        out["over"] = state.is_over
+        out["phase"] = state.phase
+        out["round"] = state.round
+        out["up"] = [_phh_cards(state.up_cards(s)) for s in players]
+        result = state.result
+        if result is None:
+            return out
+        out["showdown"] = result.showdown
+        out["pot"] = result.pot
+        out["winnings"] = [plain(result.payouts[s]) for s in players]
+        out["hands"] = [
+            {
+                "player": name[h.seat],
+                "cards": _phh_cards(h.best.cards),
+                "hand": h.best.describe(),
+                "won": plain(result.payouts[h.seat]),
+            }
+            for h in sorted(result.hands, key=lambda h: players.index(h.seat))
+        ]
+        return out
+
+
+_NOTATIONS["BB"] = BaseballNotation()
 
 
 # -- TOML -------------------------------------------------------------------------------------
