@@ -27,6 +27,19 @@ RATE_CAPACITY = 20  # messages allowed in a burst
 RATE_REFILL_PER_S = 8.0  # sustained messages per second
 
 
+def _db(func: Any) -> Any:
+    """``func`` run on the event loop's thread pool, with Django's connection clean-up around it.
+
+    Not ``thread_sensitive`` (channels' default), which runs every call of the whole process on
+    one shared thread: there one query waiting on PostgreSQL (an action waiting for its table's
+    row lock, a slow commit) held up every socket of the process, players at other tables
+    included. Each call here is self-contained (its own thread's connection, its own
+    transaction) and a consumer still awaits its calls one at a time, so its messages keep
+    their order.
+    """
+    return database_sync_to_async(func, thread_sensitive=False)
+
+
 class TableConsumer(AsyncWebsocketConsumer):
     table_id: int
     group: str
@@ -44,7 +57,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         invite = _query_param(self.scope, "invite")
         session = self.scope.get("session")
         invited = list(session.get("invited_tables", [])) if session is not None else []
-        allowed = await database_sync_to_async(selectors.can_watch)(
+        allowed = await _db(selectors.can_watch)(
             table_id=self.table_id, user=user, invite_code=invite, invited_tables=invited
         )
         if not allowed:
@@ -87,7 +100,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.send_error("log in to play")
             return
         try:
-            await database_sync_to_async(_act)(self.table_id, user, message, self.language)
+            await _db(_act)(self.table_id, user, message, self.language)
         except services.StaleVersion as exc:
             await self.send_error(str(exc))
             await self.send_snapshot(force=True)
@@ -105,7 +118,7 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def send_snapshot(self, force: bool = False) -> None:
         user = self.scope.get("user")
-        snap = await database_sync_to_async(_render)(self.table_id, user, self.language)
+        snap = await _db(_render)(self.table_id, user, self.language)
         if snap is None:
             await self.send_error("this table no longer exists")
             await self.close(code=4404)

@@ -484,6 +484,11 @@ def table_expire(*, table_id: int, version: int | None = None, now: dt.datetime 
     """Apply the clock that ran out. Does nothing unless (when given) ``version`` is still the
     table's version and the deadline has really passed. Returns True when something changed."""
     now = now or timezone.now()
+    if version is not None and not Table.objects.filter(id=table_id, version=version).exists():
+        # Most timers are stale (every action schedules one and moves the table on): answer
+        # those with one plain read, without taking the row lock, which would queue them with
+        # the players' actions and write a lock record. Checked again under the lock below.
+        return False
     with transaction.atomic():
         table = _lock_table(table_id)
         if version is not None and version != table.version:
