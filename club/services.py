@@ -7,6 +7,7 @@ imports ``tables``.
 from __future__ import annotations
 
 import datetime as dt
+from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
@@ -14,7 +15,18 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from club.models import LedgerEntry, Profile
+from club.models import (
+    Club,
+    ClubInvite,
+    ClubSession,
+    ClubSessionHand,
+    ClubSessionResult,
+    JoinRequest,
+    LedgerEntry,
+    Membership,
+    Profile,
+)
+from club.ports import tables_port
 
 STARTING_BANKROLL = getattr(settings, "STARTING_BANKROLL", 20_000)
 DAILY_TOP_UP_TO = getattr(settings, "DAILY_TOP_UP_TO", 5_000)
@@ -95,18 +107,22 @@ def table_to_bankroll(*, user: AbstractBaseUser, amount: int, table_id: int) -> 
 
 
 def hand_settled(
-    *, table_id: int, hand_id: int, nets: list[tuple[AbstractBaseUser, int]], rake: int
+    *, table_id: int, hand_id: int, nets: list[tuple[AbstractBaseUser, int]], rake: int,
+    club_id: int | None = None,
 ) -> None:
     """Record a finished hand: each player's net on the table account, and the house's rake.
 
     The nets plus the rake sum to zero: chips only moved between the players and the house.
+    A club table (``club_id``) never takes rake.
     """
     if sum(n for _, n in nets) + rake != 0:
         raise ChipsError(_("A hand's results must sum to zero with the rake."))
+    if club_id is not None and rake:
+        raise ChipsError(_("Club tables take no rake."))
     entries = [
         LedgerEntry(
             user=user, kind=LedgerEntry.Kind.HAND, account=f"table:{table_id}", amount=net,
-            table_id=table_id, hand_id=hand_id,
+            table_id=table_id, hand_id=hand_id, club_id=club_id,
         )
         for user, net in nets
         if net
@@ -116,3 +132,412 @@ def hand_settled(
             LedgerEntry(kind=LedgerEntry.Kind.RAKE, account="house", amount=rake, table_id=table_id, hand_id=hand_id)
         )
     LedgerEntry.objects.bulk_create(entries)
+
+
+# ---------------------------------------------------------------------------------------------
+# Clubs (issue #5): who may do what is checked here, in the services, for every use case.
+#
+# Roles: the owner names hosts; hosts (and the owner) run tables, approve people and move club
+# chips; members play. An outsider or an anonymous visitor may only create a club, ask to join
+# one, or join with an invite link.
+
+
+class ClubError(ValueError):
+    """A club request that is refused, with a message a person can read. Nothing was changed."""
+
+
+class NotAllowed(ClubError):
+    """The person's role (or lack of one) does not allow this."""
+
+
+# Games whose sessions end by themselves: GAMES.md section 4, a Baseball session is 8 completed
+# pots. Any other game's session ends when a host ends it.
+GAME_END_RULES = {"BB": "pots:8"}
+MAX_SESSION_POTS = 1000
+
+
+def _signed_in(user: Any) -> bool:
+    return user is not None and bool(getattr(user, "is_authenticated", False))
+
+
+def _membership(club: Club | int, user: Any, *, lock: bool = False) -> Membership | None:
+    if not _signed_in(user):
+        return None
+    club_id = club if isinstance(club, int) else club.pk
+    qs = Membership.objects.filter(club_id=club_id, user_id=user.pk, active=True)
+    if lock:
+        qs = qs.select_for_update()
+    return qs.first()
+
+
+def _require_member(club: Club | int, user: Any, *, lock: bool = False) -> Membership:
+    m = _membership(club, user, lock=lock)
+    if m is None:
+        raise NotAllowed(_("Only members of this club can do that."))
+    return m
+
+
+def _require_host(club: Club | int, user: Any) -> Membership:
+    m = _membership(club, user)
+    if m is None or not m.is_host:
+        raise NotAllowed(_("Only the club's hosts can do that."))
+    return m
+
+
+def _require_owner(club: Club | int, user: Any) -> Membership:
+    m = _membership(club, user)
+    if m is None or m.role != Membership.Role.OWNER:
+        raise NotAllowed(_("Only the club's owner can do that."))
+    return m
+
+
+def _whole_positive(amount: Any) -> int:
+    if not isinstance(amount, int) or isinstance(amount, bool) or amount <= 0:
+        raise ClubError(_("The number of chips must be a whole number above zero."))
+    return amount
+
+
+def club_create(
+    *, user: Any, name: str, description: str = "", language: str = "en",
+    default_game: str = "PP", default_speed: str = "medium",
+) -> Club:
+    """Anyone signed in may found a club; they become its owner."""
+    if not _signed_in(user):
+        raise NotAllowed(_("Log in to create a club."))
+    name = (name or "").strip()
+    description = (description or "").strip()
+    if not name:
+        raise ClubError(_("A club needs a name."))
+    if len(name) > 60:
+        raise ClubError(_("A club name has at most 60 characters."))
+    if len(description) > 300:
+        raise ClubError(_("The description has at most 300 characters."))
+    if language not in Club.Language.values:
+        raise ClubError(_("Choose Hebrew, Russian or English."))
+    if default_speed not in Club.Speed.values:
+        raise ClubError(_("Speed must be slow, medium or fast."))
+    if default_game not in {code for code, _name in tables_port().games()}:
+        raise ClubError(_("Unknown game %(game)s.") % {"game": default_game})
+    with transaction.atomic():
+        club = Club.objects.create(
+            name=name, description=description, language=language, default_game=default_game,
+            default_speed=default_speed, created_by=user,
+        )
+        Membership.objects.create(club=club, user=user, role=Membership.Role.OWNER)
+    return club
+
+
+def club_invite_create(
+    *, club: Club, by: Any, expires: dt.datetime | None = None, max_uses: int | None = None,
+) -> ClubInvite:
+    """A new invite link (hosts). ``expires`` and ``max_uses`` are optional limits."""
+    _require_host(club, by)
+    if expires is not None and expires <= timezone.now():
+        raise ClubError(_("An invite cannot expire in the past."))
+    if max_uses is not None and (not isinstance(max_uses, int) or isinstance(max_uses, bool) or max_uses < 1):
+        raise ClubError(_("A use limit is a whole number, 1 or more."))
+    return ClubInvite.objects.create(club=club, created_by=by, expires=expires, max_uses=max_uses)
+
+
+def club_invite_revoke(*, invite: ClubInvite, by: Any) -> ClubInvite:
+    """The link stops working at once (hosts). Revoking twice is harmless."""
+    _require_host(invite.club_id, by)
+    if invite.revoked is None:
+        invite.revoked = timezone.now()
+        invite.save(update_fields=["revoked"])
+    return invite
+
+
+def _admit(club: Club | int, user: Any) -> Membership:
+    """Make the user an active member (a new row, or the old one back with its chips)."""
+    club_id = club if isinstance(club, int) else club.pk
+    m = Membership.objects.select_for_update().filter(club_id=club_id, user=user).first()
+    if m is None:
+        m = Membership.objects.create(club_id=club_id, user=user, role=Membership.Role.MEMBER)
+    elif not m.active:
+        m.active = True
+        m.role = Membership.Role.MEMBER
+        m.left = None
+        m.save(update_fields=["active", "role", "left"])
+    # Whoever asked to join and came in by a link is in: their request is settled.
+    JoinRequest.objects.filter(club_id=club_id, user=user, status=JoinRequest.Status.PENDING).update(
+        status=JoinRequest.Status.APPROVED, decided=timezone.now(),
+    )
+    return m
+
+
+def club_join_by_invite(*, code: str, user: Any) -> Membership:
+    """Join with an invite link. A member who follows a link again uses nothing up."""
+    if not _signed_in(user):
+        raise NotAllowed(_("Log in to join a club."))
+    with transaction.atomic():
+        invite = ClubInvite.objects.select_for_update().filter(code=code or "").first()
+        if invite is None or not invite.usable(timezone.now()):
+            raise ClubError(_("This invite link is not valid any more. Ask the club's host for a new one."))
+        existing = _membership(invite.club_id, user)
+        if existing is not None:
+            return existing
+        membership = _admit(invite.club_id, user)
+        invite.uses += 1
+        invite.save(update_fields=["uses"])
+        return membership
+
+
+def club_request_join(*, club: Club, user: Any, message: str = "") -> JoinRequest:
+    """Ask the hosts to let you in. Asking again while a request waits returns that request."""
+    if not _signed_in(user):
+        raise NotAllowed(_("Log in to ask to join a club."))
+    message = (message or "").strip()[:200]
+    with transaction.atomic():
+        if _membership(club, user) is not None:
+            raise ClubError(_("You are already a member of this club."))
+        pending = JoinRequest.objects.filter(club=club, user=user, status=JoinRequest.Status.PENDING).first()
+        if pending is not None:
+            return pending
+        return JoinRequest.objects.create(club=club, user=user, message=message)
+
+
+def _decide(join_request: JoinRequest, by: Any, status: str) -> JoinRequest:
+    _require_host(join_request.club_id, by)
+    with transaction.atomic():
+        req = JoinRequest.objects.select_for_update().get(pk=join_request.pk)
+        if req.status != JoinRequest.Status.PENDING:
+            raise ClubError(_("This request has already been answered."))
+        if status == JoinRequest.Status.APPROVED:
+            _admit(req.club_id, req.user)
+        req.status = status
+        req.decided_by = by
+        req.decided = timezone.now()
+        req.save(update_fields=["status", "decided_by", "decided"])
+    return req
+
+
+def club_request_approve(*, join_request: JoinRequest, by: Any) -> JoinRequest:
+    return _decide(join_request, by, JoinRequest.Status.APPROVED)
+
+
+def club_request_decline(*, join_request: JoinRequest, by: Any) -> JoinRequest:
+    return _decide(join_request, by, JoinRequest.Status.DECLINED)
+
+
+def club_set_role(*, club: Club, by: Any, user: Any, role: str) -> Membership:
+    """The owner names hosts (``host``), takes it back (``member``), or hands the club to
+    another member (``owner``; the old owner stays on as a host)."""
+    mine = _require_owner(club, by)
+    if role not in Membership.Role.values:
+        raise ClubError(_("A role is owner, host or member."))
+    with transaction.atomic():
+        target = _membership(club, user, lock=True)
+        if target is None:
+            raise ClubError(_("That person is not a member of this club."))
+        if target.pk == mine.pk:
+            raise ClubError(_("The owner keeps the owner's role until handing the club to someone else."))
+        target.role = role
+        target.save(update_fields=["role"])
+        if role == Membership.Role.OWNER:
+            Membership.objects.filter(pk=mine.pk).update(role=Membership.Role.HOST)
+    return target
+
+
+def _step_out(club: Club, membership: Membership) -> None:
+    # Seats first: every stack goes back to the club balance (now, or when the hand the player
+    # is in ends), so leaving never loses a chip. The balance stays on the inactive membership.
+    tables_port().settle_member(club_id=club.pk, user_id=membership.user_id)
+    membership.active = False
+    membership.left = timezone.now()
+    membership.role = Membership.Role.MEMBER
+    membership.save(update_fields=["active", "left", "role"])
+
+
+def club_leave(*, club: Club, user: Any) -> None:
+    """Leave the club. The owner hands the club to someone else first."""
+    with transaction.atomic():
+        mine = _require_member(club, user, lock=True)
+        if mine.role == Membership.Role.OWNER:
+            raise ClubError(_("The owner cannot leave; hand the club to another member first."))
+        _step_out(club, mine)
+
+
+def club_remove_member(*, club: Club, by: Any, user: Any) -> None:
+    """A host removes a member; the owner may also remove a host. Seats and chips are settled
+    first. Nobody removes the owner."""
+    mine = _require_host(club, by)
+    with transaction.atomic():
+        target = _membership(club, user, lock=True)
+        if target is None:
+            raise ClubError(_("That person is not a member of this club."))
+        if target.pk == mine.pk:
+            raise ClubError(_("To leave the club yourself, use Leave."))
+        if target.role == Membership.Role.OWNER:
+            raise NotAllowed(_("Nobody can remove the club's owner."))
+        if target.role == Membership.Role.HOST and mine.role != Membership.Role.OWNER:
+            raise NotAllowed(_("Only the owner can remove a host."))
+        _step_out(club, target)
+
+
+# -- Club chips --------------------------------------------------------------------------------
+
+
+def _club_change(
+    *, membership: Membership, amount: int, kind: str, note: str = "",
+    table_id: int | None = None, hand_id: int | None = None,
+) -> LedgerEntry:
+    membership.balance += amount
+    membership.save(update_fields=["balance"])
+    return LedgerEntry.objects.create(
+        user_id=membership.user_id, club_id=membership.club_id, kind=kind, account="club", amount=amount,
+        balance_after=membership.balance, table_id=table_id, hand_id=hand_id, note=note,
+    )
+
+
+def _reason(reason: str) -> str:
+    reason = (reason or "").strip()
+    if not reason:
+        raise ClubError(_("Say why: every chip change needs a reason."))
+    if len(reason) > 200:
+        raise ClubError(_("A reason has at most 200 characters."))
+    return reason
+
+
+def club_chips_grant(*, club: Club, by: Any, user: Any, amount: int, reason: str) -> LedgerEntry:
+    """A host gives a member club chips, with a reason the member sees on their statement."""
+    _require_host(club, by)
+    amount = _whole_positive(amount)
+    reason = _reason(reason)
+    with transaction.atomic():
+        target = _membership(club, user, lock=True)
+        if target is None:
+            raise ClubError(_("That person is not a member of this club."))
+        return _club_change(membership=target, amount=amount, kind=LedgerEntry.Kind.HOST_GRANT, note=reason)
+
+
+def club_chips_take(*, club: Club, by: Any, user: Any, amount: int, reason: str) -> LedgerEntry:
+    """A host takes club chips back (never more than the member has off the tables)."""
+    _require_host(club, by)
+    amount = _whole_positive(amount)
+    reason = _reason(reason)
+    with transaction.atomic():
+        target = _membership(club, user, lock=True)
+        if target is None:
+            raise ClubError(_("That person is not a member of this club."))
+        if target.balance < amount:
+            raise ClubError(_("The member has %(have)s club chips; you cannot take %(amount)s.") % {"have": target.balance, "amount": amount})
+        return _club_change(membership=target, amount=-amount, kind=LedgerEntry.Kind.HOST_TAKE, note=reason)
+
+
+def club_chips_to_table(*, club_id: int, user: Any, amount: int, table_id: int) -> None:
+    """Take a buy-in at a club table from the member's club chips (the caller puts it on the
+    seat in the same transaction)."""
+    if amount <= 0:
+        raise ChipsError(_("A buy-in must be a positive number of chips."))
+    m = _membership(club_id, user, lock=True)
+    if m is None:
+        raise ChipsError(_("Only members of this club can do that."))
+    if m.balance < amount:
+        raise ChipsError(_("You have %(have)s club chips; the buy-in is %(amount)s.") % {"have": m.balance, "amount": amount})
+    _club_change(membership=m, amount=-amount, kind=LedgerEntry.Kind.BUY_IN, table_id=table_id)
+    LedgerEntry.objects.create(
+        user=user, club_id=club_id, kind=LedgerEntry.Kind.BUY_IN, account=f"table:{table_id}", amount=amount,
+        table_id=table_id,
+    )
+
+
+def club_chips_from_table(*, club_id: int, user: Any, amount: int, table_id: int) -> None:
+    """Return a stack from a club table to the club chips (a member who left the club too:
+    the chips wait on their membership)."""
+    if amount < 0:
+        raise ChipsError(_("Cannot cash out a negative stack."))
+    m = Membership.objects.select_for_update().get(club_id=club_id, user_id=user.pk)
+    LedgerEntry.objects.create(
+        user=user, club_id=club_id, kind=LedgerEntry.Kind.CASH_OUT, account=f"table:{table_id}", amount=-amount,
+        table_id=table_id,
+    )
+    _club_change(membership=m, amount=amount, kind=LedgerEntry.Kind.CASH_OUT, table_id=table_id)
+
+
+# -- Sessions ----------------------------------------------------------------------------------
+
+
+def _check_end_rule(rule: str) -> str:
+    if rule == "manual":
+        return rule
+    kind, _sep, n = rule.partition(":")
+    if kind == "pots" and n.isdigit() and 1 <= int(n) <= MAX_SESSION_POTS:
+        return f"pots:{int(n)}"
+    raise ClubError(_("A session ends by hand or after a number of pots."))
+
+
+def club_session_start(*, club: Club, by: Any, game: str = "", end_rule: str | None = None) -> ClubSession:
+    """A host starts the club's night. Its end rule comes from the game (Baseball: 8 pots)
+    unless given."""
+    _require_host(club, by)
+    game = game or club.default_game
+    rule = _check_end_rule(end_rule if end_rule is not None else GAME_END_RULES.get(game, "manual"))
+    with transaction.atomic():
+        Club.objects.select_for_update().filter(pk=club.pk).first()
+        if ClubSession.objects.filter(club=club, ended__isnull=True).exists():
+            raise ClubError(_("A session is already running; end it first."))
+        return ClubSession.objects.create(club=club, started_by=by, game=game, end_rule=rule)
+
+
+def club_session_end(*, session: ClubSession, by: Any) -> ClubSession:
+    _require_host(session.club_id, by)
+    with transaction.atomic():
+        s = ClubSession.objects.select_for_update().get(pk=session.pk)
+        if s.ended is not None:
+            raise ClubError(_("This session has already ended."))
+        s.ended = timezone.now()
+        s.ended_by = by
+        s.save(update_fields=["ended", "ended_by"])
+    return s
+
+
+def club_hand_played(
+    *, club_id: int, table_id: int, hand_id: int, results: list[dict[str, Any]], game: str, pot: int = 0,
+) -> ClubSession | None:
+    """Count a hand settled at one of the club's tables into the club's running session.
+
+    ``results`` has one dict per player dealt in: ``user`` (a user or a user id), ``net`` (chips
+    won minus chips put in), ``won`` (chips collected from the pots; 0 when nothing),
+    ``boards_won`` (Patch-Patch: boards on which they took a share, splits included) and
+    ``scoop`` (won every board alone). A hand that came in already is ignored. When the session
+    has a pot limit (Baseball: 8) and this hand reaches it, the session ends here.
+    Returns the session the hand went into, or None when no session is running.
+    """
+    with transaction.atomic():
+        session = ClubSession.objects.select_for_update().filter(club_id=club_id, ended__isnull=True).first()
+        if session is None or ClubSessionHand.objects.filter(hand_id=hand_id).exists():
+            return None
+        ClubSessionHand.objects.create(session=session, table_id=table_id, hand_id=hand_id, game=game, pot=pot)
+        for r in results:
+            user_id = r["user"] if isinstance(r["user"], int) else r["user"].pk
+            row, _created = ClubSessionResult.objects.select_for_update().get_or_create(session=session, user_id=user_id)
+            won = int(r.get("won", 0))
+            row.net += int(r.get("net", 0))
+            row.hands += 1
+            row.pots_won += 1 if won > 0 else 0
+            row.biggest_pot = max(row.biggest_pot, won)
+            row.boards_won += int(r.get("boards_won", 0))
+            row.scoops += 1 if r.get("scoop") else 0
+            row.save()
+        session.pots_completed += 1
+        fields = ["pots_completed"]
+        limit = session.pot_limit
+        if limit is not None and session.pots_completed >= limit:
+            session.ended = timezone.now()
+            fields.append("ended")
+        session.save(update_fields=fields)
+    return session
+
+
+# -- Checks other apps use (tables asks these before a club table's host control) --------------
+
+
+def club_require_member(*, club: Club | int, user: Any) -> Membership:
+    """The user's active membership; :class:`NotAllowed` for outsiders and anonymous visitors."""
+    return _require_member(club, user)
+
+
+def club_require_host(*, club: Club | int, user: Any) -> Membership:
+    """The membership of a host or the owner; :class:`NotAllowed` for everyone else."""
+    return _require_host(club, user)

@@ -1,0 +1,85 @@
+"""What ``club`` needs to know about tables, without importing ``tables``.
+
+Imports point one way: ``tables`` uses ``club``; ``club`` never imports ``tables``. Yet a club
+page lists the club's tables, removing a member first settles their seats, and the ledger check
+counts chips on the club's tables. So ``club`` declares here the few questions it asks
+(:class:`TablesPort`), and the ``tables`` app answers them by registering an implementation when
+Django starts (``tables.apps.TablesConfig.ready`` calls :func:`register_tables_port`).
+
+Why a port and not "the tables view settles the seats first": then every caller of
+``club_remove_member`` (a view, the admin, a test, a later API) would have to remember to do it,
+and the service could not promise "seats and chips are settled first". With the port the club
+service itself does it, in the same transaction.
+
+Without a registered port (``club`` used on its own) clubs have no tables: nothing to settle,
+nothing to list.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol
+
+
+@dataclass(frozen=True)
+class ClubTable:
+    """A club table as the club's pages show it."""
+
+    id: int
+    name: str
+    game: str
+    game_name: str
+    small_blind: int
+    big_blind: int
+    speed: str
+    speed_name: str
+    seats_taken: int
+    max_seats: int
+    status: str
+    url: str
+
+
+class TablesPort(Protocol):
+    def games(self) -> list[tuple[str, str]]:
+        """(code, name) of every game the site runs, for a club's default game."""
+        ...
+
+    def club_tables(self, *, club_id: int) -> list[ClubTable]:
+        """The club's tables that are not closed, newest first."""
+        ...
+
+    def settle_member(self, *, club_id: int, user_id: int) -> None:
+        """Stand the player up from every table of the club; their stacks go back to their club
+        balance (at once, or when the hand they are in ends). Runs inside the caller's
+        transaction."""
+        ...
+
+    def chips_on_tables(self, *, club_id: int) -> dict[int, int]:
+        """user id -> chips on the club's tables (stacks as of the last settled hand)."""
+        ...
+
+
+class _NoTables:
+    def games(self) -> list[tuple[str, str]]:
+        return [("PP", "Patch-Patch")]
+
+    def club_tables(self, *, club_id: int) -> list[ClubTable]:
+        return []
+
+    def settle_member(self, *, club_id: int, user_id: int) -> None:
+        return None
+
+    def chips_on_tables(self, *, club_id: int) -> dict[int, int]:
+        return {}
+
+
+_port: TablesPort = _NoTables()
+
+
+def register_tables_port(port: TablesPort) -> None:
+    global _port
+    _port = port
+
+
+def tables_port() -> TablesPort:
+    return _port

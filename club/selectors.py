@@ -1,0 +1,216 @@
+"""Readers for club pages: memberships, statements, sessions and leaderboards. No writes here.
+
+Periods for the leaderboard: ``month`` is the current calendar month; ``season`` is the current
+calendar quarter (January-March, April-June, July-September, October-December: a season of
+three months that everyone can name without a club calendar); ``all`` is every session. A
+session belongs to the period in which it started. Running sessions count too, so a leaderboard
+moves during the night.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from django.db.models import Count, Max, Q, QuerySet, Sum
+from django.utils import timezone
+
+from club.models import (
+    Club,
+    ClubInvite,
+    ClubSession,
+    ClubSessionResult,
+    JoinRequest,
+    LedgerEntry,
+    Membership,
+)
+from club.ports import ClubTable, tables_port
+
+PERIODS = ("month", "season", "all")
+
+T = TypeVar("T")
+
+
+def display_name(user: Any) -> str:
+    profile = getattr(user, "profile", None)
+    name = profile.display_name if profile is not None and profile.display_name else user.get_username()
+    return str(name)[:40]
+
+
+def membership_of(*, club: Club | int, user: Any) -> Membership | None:
+    """The user's active membership, or None (anonymous visitors and outsiders)."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return None
+    club_id = club if isinstance(club, int) else club.pk
+    return Membership.objects.filter(club_id=club_id, user_id=user.pk, active=True).first()
+
+
+def is_member(*, club_id: int, user: Any) -> bool:
+    return membership_of(club=club_id, user=user) is not None
+
+
+def clubs_for(*, user: Any) -> list[Membership]:
+    """The user's clubs, with their role and club chips (``m.club``)."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return []
+    return list(
+        Membership.objects.filter(user=user, active=True).select_related("club")
+        .annotate(members=Count("club__memberships", filter=Q(club__memberships__active=True)))
+        .order_by("club__name", "club_id")
+    )
+
+
+def club_members(*, club: Club) -> list[Membership]:
+    """Active members, owner and hosts first, with their names (``m.name``)."""
+    order = {Membership.Role.OWNER: 0, Membership.Role.HOST: 1, Membership.Role.MEMBER: 2}
+    rows = list(Membership.objects.filter(club=club, active=True).select_related("user", "user__profile"))
+    for m in rows:
+        m.name = display_name(m.user)  # type: ignore[attr-defined]
+    rows.sort(key=lambda m: (order.get(m.role, 3), m.name.casefold(), m.pk))  # type: ignore[attr-defined]
+    return rows
+
+
+def pending_requests(*, club: Club) -> list[JoinRequest]:
+    rows = list(
+        JoinRequest.objects.filter(club=club, status=JoinRequest.Status.PENDING)
+        .select_related("user", "user__profile").order_by("id")
+    )
+    for r in rows:
+        r.name = display_name(r.user)  # type: ignore[attr-defined]
+    return rows
+
+
+def my_pending_request(*, club: Club, user: Any) -> JoinRequest | None:
+    if user is None or not getattr(user, "is_authenticated", False):
+        return None
+    return JoinRequest.objects.filter(club=club, user=user, status=JoinRequest.Status.PENDING).first()
+
+
+def club_invites(*, club: Club, now: dt.datetime | None = None) -> list[ClubInvite]:
+    """Every invite of the club, newest first, each with ``usable_now``."""
+    now = now or timezone.now()
+    rows = list(ClubInvite.objects.filter(club=club).order_by("-id"))
+    for inv in rows:
+        inv.usable_now = inv.usable(now)  # type: ignore[attr-defined]
+    return rows
+
+
+def invite_by_code(*, code: str) -> ClubInvite | None:
+    if not code:
+        return None
+    return ClubInvite.objects.filter(code=code).select_related("club").first()
+
+
+def club_tables(*, club: Club) -> list[ClubTable]:
+    return tables_port().club_tables(club_id=club.pk)
+
+
+def club_ledger(*, club: Club, user: Any | None = None, limit: int = 200) -> list[LedgerEntry]:
+    """Club-chip entries, newest first: one member's (``user``) or everyone's (for hosts)."""
+    qs = LedgerEntry.objects.filter(club=club, account="club").select_related("user", "user__profile")
+    if user is not None:
+        qs = qs.filter(user=user)
+    rows = list(qs.order_by("-id")[:limit])
+    for e in rows:
+        e.name = display_name(e.user) if e.user is not None else ""  # type: ignore[attr-defined]
+    return rows
+
+
+# -- Sessions and leaderboards ---------------------------------------------------------------
+
+
+def current_session(*, club: Club) -> ClubSession | None:
+    return ClubSession.objects.filter(club=club, ended__isnull=True).first()
+
+
+def club_sessions(*, club: Club, limit: int = 50) -> list[ClubSession]:
+    return list(
+        ClubSession.objects.filter(club=club).annotate(players=Count("results")).order_by("-started", "-id")[:limit]
+    )
+
+
+def shared_places(rows: Iterable[T], key: Callable[[T], Any]) -> list[tuple[int, T]]:
+    """Places in the order given, equal keys sharing a place, the next place skipping: 1, 1, 3.
+
+    >>> shared_places([10, 10, 4, -3, -3, -18], key=lambda n: n)
+    [(1, 10), (1, 10), (3, 4), (4, -3), (4, -3), (6, -18)]
+    """
+    out: list[tuple[int, T]] = []
+    previous: Any = object()
+    place = 0
+    for i, row in enumerate(rows, start=1):
+        k = key(row)
+        if k != previous:
+            place = i
+            previous = k
+        out.append((place, row))
+    return out
+
+
+@dataclass(frozen=True)
+class Standing:
+    place: int
+    user_id: int
+    name: str
+    net: int
+    hands: int
+    pots_won: int
+    biggest_pot: int
+    boards_won: int
+    scoops: int
+    sessions: int = 1
+
+
+def session_standings(*, session: ClubSession) -> list[Standing]:
+    """The session's players ranked by net result; equal results share a place."""
+    rows = list(
+        ClubSessionResult.objects.filter(session=session).select_related("user", "user__profile")
+        .order_by("-net", "user_id")
+    )
+    return [
+        Standing(place=place, user_id=r.user_id, name=display_name(r.user), net=r.net, hands=r.hands,
+                 pots_won=r.pots_won, biggest_pot=r.biggest_pot, boards_won=r.boards_won, scoops=r.scoops)
+        for place, r in shared_places(rows, key=lambda r: r.net)
+    ]
+
+
+def period_start(period: str, today: dt.date) -> dt.date | None:
+    """First day of the period containing ``today`` (None for all time).
+
+    >>> period_start("month", dt.date(2026, 5, 17)), period_start("season", dt.date(2026, 5, 17))
+    (datetime.date(2026, 5, 1), datetime.date(2026, 4, 1))
+    """
+    if period == "month":
+        return today.replace(day=1)
+    if period == "season":
+        return dt.date(today.year, 3 * ((today.month - 1) // 3) + 1, 1)
+    return None
+
+
+def club_leaderboard(*, club: Club, period: str = "month", today: dt.date | None = None) -> list[Standing]:
+    """Sums of session results over the period, ranked by net; ties share a place (1, 1, 3)."""
+    if period not in PERIODS:
+        period = "month"
+    today = today or timezone.localdate()
+    qs: QuerySet[ClubSessionResult] = ClubSessionResult.objects.filter(session__club=club)
+    start = period_start(period, today)
+    if start is not None:
+        begin = timezone.make_aware(dt.datetime.combine(start, dt.time.min))
+        qs = qs.filter(session__started__gte=begin)
+    sums = list(
+        qs.values("user_id").annotate(
+            net=Sum("net"), hands=Sum("hands"), pots_won=Sum("pots_won"), biggest_pot=Max("biggest_pot"),
+            boards_won=Sum("boards_won"), scoops=Sum("scoops"), sessions=Count("session", distinct=True),
+        ).order_by("-net", "user_id")
+    )
+    from django.contrib.auth import get_user_model
+
+    users = {u.pk: u for u in get_user_model().objects.filter(pk__in=[r["user_id"] for r in sums]).select_related("profile")}
+    return [
+        Standing(place=place, user_id=r["user_id"], name=display_name(users[r["user_id"]]), net=r["net"],
+                 hands=r["hands"], pots_won=r["pots_won"], biggest_pot=r["biggest_pot"],
+                 boards_won=r["boards_won"], scoops=r["scoops"], sessions=r["sessions"])
+        for place, r in shared_places(sums, key=lambda r: r["net"])
+    ]
