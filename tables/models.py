@@ -18,6 +18,11 @@ STAKES_LADDER: tuple[tuple[int, int], ...] = (
 )
 
 
+# Games the live table can draw today. Any game in ``rules_engine.games`` may be registered, but
+# a club host can only open tables of these (extend it when a game's live layout lands).
+LIVE_GAMES: frozenset[str] = frozenset({"PP"})
+
+
 def new_invite_code() -> str:
     return secrets.token_urlsafe(12)
 
@@ -45,6 +50,10 @@ class Table(models.Model):
     invite_code = models.CharField(max_length=32, default=new_invite_code, unique=True)
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.OPEN)
     pause_after_hand = models.BooleanField(default=False)
+    # Club tables (issue #5): private to the club's members, no rake, chips from club balances.
+    club = models.ForeignKey("club.Club", on_delete=models.PROTECT, null=True, blank=True, related_name="tables")
+    seat_approval = models.BooleanField(_("a host approves every seat"), default=False)
+    close_after_hand = models.BooleanField(default=False)
     version = models.BigIntegerField(default=0)
     button_seat = models.SmallIntegerField(default=-1)
     hands_played = models.PositiveIntegerField(default=0)
@@ -66,7 +75,7 @@ class Table(models.Model):
 
     @property
     def takes_rake(self) -> bool:
-        return self.is_public and self.big_blind >= 20
+        return self.is_public and self.club_id is None and self.big_blind >= 20
 
 
 class Seat(models.Model):
@@ -88,6 +97,32 @@ class Seat(models.Model):
 
     def __str__(self) -> str:
         return f"seat {self.seat_no} at {self.table_id}"
+
+
+class SeatRequest(models.Model):
+    """A member asks for a seat at a club table where a host approves every seat."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("Waiting")
+        APPROVED = "approved", _("Approved")
+        DECLINED = "declined", _("Declined")
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seat_requests")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    buy_in = models.BigIntegerField()
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    created = models.DateTimeField(auto_now_add=True)
+    decided_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+
+    class Meta:
+        ordering = ["table", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "user"], condition=models.Q(status="pending"),
+                                    name="one_pending_seat_request"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} asks for a seat at {self.table_id} ({self.status})"
 
 
 class Hand(models.Model):

@@ -39,12 +39,18 @@ def game_catalogue() -> list[GameInfo]:
 
 def can_watch(*, table_id: int, user: Any, invite_code: str = "", invited_tables: list[int] | None = None) -> bool:
     """Public tables are open to anyone; private ones to their players, their creator and
-    whoever holds the table's secret invite link (clubs widen this to members, issue #5)."""
+    whoever holds the table's secret invite link; a club's tables to the club's members."""
     from tables.models import Seat, Table
 
     table = Table.objects.filter(id=table_id).first()
     if table is None:
         return False
+    if table.club_id is not None:
+        # A club table is the club's: its members watch and play, and nobody else (a table's
+        # own invite link does not open it).
+        from club.selectors import is_member
+
+        return is_member(club_id=table.club_id, user=user)
     if table.is_public:
         return True
     if invite_code and secrets.compare_digest(invite_code, table.invite_code):
@@ -151,7 +157,7 @@ def _display_name(user: Any) -> str:
 
 def private_tables_for(*, user: Any) -> list[Any]:
     """The private tables a player created or sits at, for their lobby (invite links are secret,
-    so the lobby is how a creator finds their table again)."""
+    so the lobby is how a creator finds their table again). Club tables are on the club's page."""
     from django.db.models import Count, Q
 
     from tables.models import Seat, Table
@@ -160,7 +166,7 @@ def private_tables_for(*, user: Any) -> list[Any]:
         return []
     seated = Seat.objects.filter(user=user).values("table_id")
     return list(
-        Table.objects.exclude(status="closed").filter(is_public=False)
+        Table.objects.exclude(status="closed").filter(is_public=False, club__isnull=True)
         .filter(Q(created_by=user) | Q(id__in=seated))
         .annotate(taken=Count("seats")).order_by("-id")
     )

@@ -20,12 +20,13 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from club import selectors as club_selectors
 from club import services as club_services
 from club.services import ChipsError
 from rules_engine.cards import Card, CardParseError
 from rules_engine.errors import RulesError
 from rules_engine.games import get_variant
-from tables.models import STAKES_LADDER, Hand, Seat, Table
+from tables.models import LIVE_GAMES, STAKES_LADDER, Hand, Seat, SeatRequest, Table
 
 log = logging.getLogger("tables.services")
 
@@ -71,8 +72,18 @@ def _clock_seconds(kind: str, speed: str) -> float:
 def table_create(
     *, creator: AbstractBaseUser | None, name: str, small_blind: int, big_blind: int,
     speed: str = "medium", max_seats: int = 3, is_public: bool = True, game: str = "PP",
-    min_buy_in_bb: int = 5, max_buy_in_bb: int = 150,
+    min_buy_in_bb: int = 5, max_buy_in_bb: int = 150, club: Any = None, seat_approval: bool = False,
 ) -> Table:
+    """Open a table. A club table (``club``, opened by one of its hosts) is private to the club,
+    plays any blinds and takes no rake; only games the live table can draw (``LIVE_GAMES``)."""
+    if club is not None:
+        try:
+            club_services.club_require_host(club=club, user=creator)
+        except club_services.ClubError as exc:
+            raise TableError(str(exc)) from exc
+        if game not in LIVE_GAMES:
+            raise TableError(_("Unknown game %(game)s.") % {"game": game})
+        is_public = False
     name = (name or "").strip()
     if not name:
         raise TableError(_("A table needs a name."))
@@ -105,6 +116,7 @@ def table_create(
         name=name, game=game, small_blind=small_blind, big_blind=big_blind, speed=speed,
         max_seats=max_seats, is_public=is_public, created_by=creator,
         min_buy_in_bb=min_buy_in_bb, max_buy_in_bb=max_buy_in_bb,
+        club=club, seat_approval=bool(club is not None and seat_approval),
     )
     transaction.on_commit(_lobby_changed)
     return table
@@ -133,7 +145,8 @@ def _current_hand(table: Table) -> Hand | None:
 
 def _bump(table: Table) -> int:
     table.version += 1
-    table.save(update_fields=["version", "button_seat", "hands_played", "status", "pause_after_hand", "next_hand_at"])
+    table.save(update_fields=["version", "button_seat", "hands_played", "status", "pause_after_hand", "next_hand_at",
+                              "close_after_hand"])
     version = table.version
     if not getattr(table, "_timer_scheduled", False):
         # A change that set no clock (a seat taken, a break asked for, "I'm back", a pause) still
@@ -147,12 +160,20 @@ def _bump(table: Table) -> int:
     return version
 
 
-def table_take_seat(*, table_id: int, user: AbstractBaseUser, buy_in: int, seat_no: int | None = None) -> Seat:
-    """Sit down with ``buy_in`` chips from the bankroll (between the table's min and max)."""
+def table_take_seat(
+    *, table_id: int, user: AbstractBaseUser, buy_in: int, seat_no: int | None = None, approved: bool = False,
+) -> Seat:
+    """Sit down with ``buy_in`` chips from the bankroll (between the table's min and max).
+
+    At a club table the player must be a member and the chips come from their club balance; where
+    a host approves every seat, only a host sits down directly (``approved`` is the approval).
+    """
     with transaction.atomic():
         table = _lock_table(table_id)
-        if table.status == Table.Status.CLOSED:
+        if table.status == Table.Status.CLOSED or table.close_after_hand:
             raise TableError(_("This table is closed."))
+        if table.club_id is not None:
+            _check_club_seat(table, user, approved)
         low, high = table.min_buy_in_bb * table.big_blind, table.max_buy_in_bb * table.big_blind
         if not isinstance(buy_in, int) or isinstance(buy_in, bool):
             raise TableError(_("The buy-in must be a whole number of chips."))
@@ -173,7 +194,10 @@ def table_take_seat(*, table_id: int, user: AbstractBaseUser, buy_in: int, seat_
             raise TableError(_("That seat is taken."))
         club_services.profile_ensure(user=user)
         try:
-            club_services.bankroll_to_table(user=user, amount=buy_in, table_id=table.id)
+            if table.club_id is not None:
+                club_services.club_chips_to_table(club_id=table.club_id, user=user, amount=buy_in, table_id=table.id)
+            else:
+                club_services.bankroll_to_table(user=user, amount=buy_in, table_id=table.id)
         except ChipsError as exc:
             raise TableError(str(exc)) from exc
         seat = Seat.objects.create(table=table, seat_no=seat_no, user=user, stack=buy_in)
@@ -206,9 +230,49 @@ def table_leave_seat(*, table_id: int, user: AbstractBaseUser) -> None:
     transaction.on_commit(_lobby_changed)
 
 
+def _check_club_seat(table: Table, user: AbstractBaseUser, approved: bool) -> None:
+    try:
+        member = club_services.club_require_member(club=table.club_id, user=user)
+    except club_services.ClubError as exc:
+        raise TableError(str(exc)) from exc
+    if table.seat_approval and not approved and not member.is_host:
+        raise TableError(_("A host approves every seat at this table: ask for a seat."))
+
+
 def _cash_out(table: Table, seat: Seat) -> None:
-    club_services.table_to_bankroll(user=seat.user, amount=int(seat.stack), table_id=table.id)
+    if table.club_id is not None:
+        club_services.club_chips_from_table(club_id=table.club_id, user=seat.user, amount=int(seat.stack), table_id=table.id)
+    else:
+        club_services.table_to_bankroll(user=seat.user, amount=int(seat.stack), table_id=table.id)
     seat.delete()
+
+
+def _close(table: Table) -> None:
+    """Close the table now: every stack goes back where it came from; waiting requests lapse."""
+    for seat in Seat.objects.filter(table=table).select_related("user"):
+        _cash_out(table, seat)
+    SeatRequest.objects.filter(table=table, status=SeatRequest.Status.PENDING).update(status=SeatRequest.Status.DECLINED)
+    table.status = Table.Status.CLOSED
+    table.close_after_hand = False
+    table.pause_after_hand = False
+    table.next_hand_at = None
+
+
+def table_close(*, table_id: int) -> int:
+    """Close the table after the hand being played (at once when none is). Who may call this
+    is checked by the caller (a club's host, see ``tables.hosting``)."""
+    with transaction.atomic():
+        table = _lock_table(table_id)
+        if table.status == Table.Status.CLOSED:
+            raise TableError(_("This table is closed."))
+        if _current_hand(table) is None:
+            _close(table)
+        else:
+            table.close_after_hand = True
+            table.pause_after_hand = True
+        version = _bump(table)
+    transaction.on_commit(_lobby_changed)
+    return version
 
 
 # ---------------------------------------------------------------------------------------------
@@ -239,6 +303,9 @@ def table_act(*, table_id: int, user: AbstractBaseUser, message: dict[str, Any])
         seat = Seat.objects.filter(table=table, user=user).first()
         if seat is None:
             raise TableError(_("You are not seated at this table."))
+        if table.club_id is not None and not club_selectors.is_member(club_id=table.club_id, user=user):
+            # Removed from the club: their seat is being settled; the clock plays their hand out.
+            raise TableError(_("Only members of this club can do that."))
         if action == "sit_out":
             seat.break_next = True
             seat.save(update_fields=["break_next"])
@@ -351,7 +418,9 @@ def _settle(table: Table, hand: Hand, state: Any, now: dt.datetime) -> None:
         seat = seats[seat_no]
         nets.append((seat.user, stacks[i] - starts[i]))
         seat.stack = stacks[i]
-    club_services.hand_settled(table_id=table.id, hand_id=hand.id, nets=nets, rake=sum(starts) - sum(stacks))
+    club_services.hand_settled(
+        table_id=table.id, hand_id=hand.id, nets=nets, rake=sum(starts) - sum(stacks), club_id=table.club_id,
+    )
     # A timeout's break was put on the seat when the clock ran out (table_expire), so a player
     # who pressed "I'm back" since then is dealt into the next hand.
     for seat in seats.values():
@@ -373,10 +442,56 @@ def _settle(table: Table, hand: Hand, state: Any, now: dt.datetime) -> None:
     hand.deadline = now + dt.timedelta(seconds=_clock_seconds("next", table.speed))
     hand.save()
     table.hands_played += 1
-    if table.pause_after_hand:
+    if table.club_id is not None:
+        _club_hand_played(table, hand, nets)
+    if table.close_after_hand:
+        _close(table)
+    elif table.pause_after_hand:
         table.status = Table.Status.PAUSED
         table.pause_after_hand = False
     _schedule_expiry(table, hand)
+
+
+def club_hand_results(game: str, players: list[list[int]], nets: list[int], result: dict[str, Any] | None) -> list[dict[str, Any]]:
+    """Per player of a settled hand, what a club session counts (see ``club_hand_played``):
+    net, chips collected, and for Patch-Patch the boards won (a split board counts) and a scoop.
+
+    >>> r = {"payouts": [0, 60], "scoop": 1, "pots": [{"boards": [
+    ...     {"board": 0, "winners": [{"seat": 1}]}, {"board": 1, "winners": [{"seat": 1}]},
+    ...     {"board": 2, "winners": [{"seat": 1}]}]}]}
+    >>> [(x["user"], x["net"], x["won"], x["boards_won"], x["scoop"])
+    ...  for x in club_hand_results("PP", [[0, 7, 100], [1, 8, 100]], [-30, 30], r)]
+    [(7, -30, 0, 0, False), (8, 30, 60, 3, True)]
+    """
+    result = result or {}
+    payouts = result.get("payouts") or []
+    boards: dict[int, set[int]] = {}
+    if game == "PP":
+        for pot in result.get("pots") or []:
+            for b in pot.get("boards") or []:
+                for w in b.get("winners") or []:
+                    boards.setdefault(int(w["seat"]), set()).add(int(b["board"]))
+    out = []
+    for i, (_seat_no, user_id, _start) in enumerate(players):
+        won = int(payouts[i]) if i < len(payouts) else max(0, nets[i])
+        out.append({
+            "user": int(user_id), "net": int(nets[i]), "won": won,
+            "boards_won": len(boards.get(i, ())), "scoop": game == "PP" and result.get("scoop") == i,
+        })
+    return out
+
+
+def _club_hand_played(table: Table, hand: Hand, nets: list[tuple[AbstractBaseUser, int]]) -> None:
+    results = club_hand_results(table.game, hand.players, [n for _user, n in nets], hand.result)
+    pot = sum(int(p.get("amount", 0)) for p in (hand.result or {}).get("pots") or [])
+    try:
+        # A savepoint: a session that cannot count the hand must not stop the hand settling.
+        with transaction.atomic():
+            club_services.club_hand_played(
+                club_id=int(table.club_id), table_id=table.id, hand_id=hand.id, results=results, game=table.game, pot=pot,
+            )
+    except Exception:
+        log.exception("club session could not count hand %s of table %s", hand.id, table.id)
 
 
 def _ready_seats(table: Table) -> list[Seat]:

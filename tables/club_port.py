@@ -1,0 +1,52 @@
+"""The tables app's answers to the questions ``club`` asks about tables (``club.ports``).
+
+Registered when Django starts (``TablesConfig.ready``), so that ``club`` never imports ``tables``.
+"""
+
+from __future__ import annotations
+
+from django.db.models import Count, Sum
+from django.urls import reverse
+
+from club.ports import ClubTable
+from tables.models import LIVE_GAMES, Seat, SeatRequest, Table
+
+
+class TablesForClubs:
+    def games(self) -> list[tuple[str, str]]:
+        from tables.selectors import game_catalogue
+
+        return [(g.code, str(g.name)) for g in game_catalogue() if g.code in LIVE_GAMES]
+
+    def club_tables(self, *, club_id: int) -> list[ClubTable]:
+        names = dict(self.games())
+        rows = (
+            Table.objects.filter(club_id=club_id).exclude(status=Table.Status.CLOSED)
+            .annotate(taken=Count("seats")).order_by("-id")
+        )
+        return [
+            ClubTable(
+                id=t.id, name=t.name, game=t.game, game_name=names.get(t.game, t.game),
+                small_blind=t.small_blind, big_blind=t.big_blind, speed=t.speed,
+                speed_name=str(t.get_speed_display()), seats_taken=t.taken, max_seats=t.max_seats,
+                status=t.status, url=reverse("table", kwargs={"table_id": t.id}),
+            )
+            for t in rows
+        ]
+
+    def settle_member(self, *, club_id: int, user_id: int) -> None:
+        from django.contrib.auth import get_user_model
+
+        from tables import services
+
+        user = get_user_model().objects.get(pk=user_id)
+        table_ids = Seat.objects.filter(table__club_id=club_id, user_id=user_id).values_list("table_id", flat=True)
+        for table_id in sorted(set(table_ids)):
+            services.table_leave_seat(table_id=table_id, user=user)
+        SeatRequest.objects.filter(
+            table__club_id=club_id, user_id=user_id, status=SeatRequest.Status.PENDING,
+        ).update(status=SeatRequest.Status.DECLINED)
+
+    def chips_on_tables(self, *, club_id: int) -> dict[int, int]:
+        rows = Seat.objects.filter(table__club_id=club_id).values("user_id").annotate(chips=Sum("stack"))
+        return {r["user_id"]: int(r["chips"] or 0) for r in rows}

@@ -1,0 +1,123 @@
+"""A club host's controls at the club's tables: pause and resume, seat requests, sitting a player
+out, closing the table. Each checks that ``by`` hosts the table's club, then does one thing.
+
+The table's own writers (``tables.services``) do the work; these add who may ask for it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from club import services as club_services
+from tables import services
+from tables.models import Seat, SeatRequest, Table
+from tables.services import TableError
+
+
+def _host_table(table_id: int, by: Any) -> Table:
+    table = Table.objects.filter(id=table_id).first()
+    if table is None or table.club_id is None:
+        raise TableError(_("No such table."))
+    try:
+        club_services.club_require_host(club=table.club_id, user=by)
+    except club_services.ClubError as exc:
+        raise TableError(str(exc)) from exc
+    return table
+
+
+def table_host_pause(*, table_id: int, by: Any) -> int:
+    """Pause after the hand being played (at once between hands)."""
+    _host_table(table_id, by)
+    return services.table_pause(table_id=table_id)
+
+
+def table_host_resume(*, table_id: int, by: Any) -> int:
+    _host_table(table_id, by)
+    return services.table_resume(table_id=table_id)
+
+
+def table_host_close(*, table_id: int, by: Any) -> int:
+    """Close after the hand being played; every stack goes back to its owner's club chips."""
+    _host_table(table_id, by)
+    return services.table_close(table_id=table_id)
+
+
+def table_host_sit_out(*, table_id: int, by: Any, user_id: int) -> None:
+    """Put a player on a break from the next hand (they come back with "I'm back")."""
+    _host_table(table_id, by)
+    with transaction.atomic():
+        table = services._lock_table(table_id)
+        seat = Seat.objects.filter(table=table, user_id=user_id).first()
+        if seat is None:
+            raise TableError(_("That player has no seat at this table."))
+        if services._current_hand(table) is None:
+            seat.sitting_out = True
+        else:
+            seat.break_next = True
+        seat.save(update_fields=["sitting_out", "break_next"])
+        services._bump(table)
+
+
+def table_seat_request(*, table_id: int, user: Any, buy_in: int) -> SeatRequest:
+    """A member asks for a seat where a host approves every seat; the buy-in is taken from their
+    club chips when a host says yes. Asking again replaces the buy-in of the waiting request."""
+    with transaction.atomic():
+        table = services._lock_table(table_id)
+        if table.club_id is None or not table.seat_approval:
+            raise TableError(_("Just take a seat: nobody needs to approve it here."))
+        if table.status == Table.Status.CLOSED or table.close_after_hand:
+            raise TableError(_("This table is closed."))
+        try:
+            club_services.club_require_member(club=table.club_id, user=user)
+        except club_services.ClubError as exc:
+            raise TableError(str(exc)) from exc
+        low, high = table.min_buy_in_bb * table.big_blind, table.max_buy_in_bb * table.big_blind
+        if not isinstance(buy_in, int) or isinstance(buy_in, bool) or not low <= buy_in <= high:
+            raise TableError(_("The buy-in here is between %(low)s and %(high)s chips.") % {"low": low, "high": high})
+        if Seat.objects.filter(table=table, user=user).exists():
+            raise TableError(_("You already have a seat at this table."))
+        req, created = SeatRequest.objects.get_or_create(
+            table=table, user=user, status=SeatRequest.Status.PENDING, defaults={"buy_in": buy_in},
+        )
+        if not created and req.buy_in != buy_in:
+            req.buy_in = buy_in
+            req.save(update_fields=["buy_in"])
+        services._bump(table)
+    return req
+
+
+def table_seat_request_approve(*, request_id: int, by: Any) -> Seat:
+    """Seat the player who asked, with the buy-in they asked for."""
+    req = SeatRequest.objects.filter(id=request_id).first()
+    if req is None:
+        raise TableError(_("This request has already been answered."))
+    _host_table(req.table_id, by)
+    with transaction.atomic():
+        services._lock_table(req.table_id)  # the table first, as every table writer does
+        req = SeatRequest.objects.select_for_update().get(id=request_id)
+        if req.status != SeatRequest.Status.PENDING:
+            raise TableError(_("This request has already been answered."))
+        seat = services.table_take_seat(table_id=req.table_id, user=req.user, buy_in=int(req.buy_in), approved=True)
+        req.status = SeatRequest.Status.APPROVED
+        req.decided_by = by
+        req.save(update_fields=["status", "decided_by"])
+    return seat
+
+
+def table_seat_request_decline(*, request_id: int, by: Any) -> None:
+    req = SeatRequest.objects.filter(id=request_id).first()
+    if req is None:
+        raise TableError(_("This request has already been answered."))
+    _host_table(req.table_id, by)
+    with transaction.atomic():
+        table = services._lock_table(req.table_id)
+        req = SeatRequest.objects.select_for_update().get(id=request_id)
+        if req.status != SeatRequest.Status.PENDING:
+            raise TableError(_("This request has already been answered."))
+        req.status = SeatRequest.Status.DECLINED
+        req.decided_by = by
+        req.save(update_fields=["status", "decided_by"])
+        services._bump(table)
