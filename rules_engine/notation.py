@@ -44,7 +44,7 @@ from typing import TYPE_CHECKING, Any, cast
 import tomli_w
 
 from rules_engine.cards import RANKS, Card, CardParseError
-from rules_engine.errors import IllegalAction, MalformedAction, RulesError
+from rules_engine.errors import IllegalAction, MalformedAction, OutOfTurn, RulesError
 from rules_engine.games import SPEEDS, Action, Event, HandSetup
 from rules_engine.games.baseball import Baseball, BaseballState, parse_units, units_json
 from rules_engine.games.patchpatch import (
@@ -649,7 +649,7 @@ class BaseballNotation(VariantNotation):
         return Baseball.deal_order(dealer, n)
 
     def read(self, fields: Mapping[str, Any], lines: list[Line]) -> ParsedHistory:
-        raw = fields.get("_exact_starting_stacks", fields.get("starting_stacks"))
+        raw = fields.get("starting_stacks")
         n = len(raw) if isinstance(raw, list) else 0
         if not Baseball.MIN_PLAYERS <= n <= Baseball.MAX_PLAYERS:
             raise _fail("", f"Baseball is played by 2 to 6 players, not {n}")
@@ -793,20 +793,20 @@ class BaseballNotation(VariantNotation):
                     raise _fail(line.where, "write 'pN cbr AMOUNT' with a whole number (raise-to)")
                 to = int(line.args[0])
                 match = [la for la in state.legal_actions(seat) if la.kind in ("bet", "raise")]
-                if not match:
-                    if state.to_act is not None and state.to_act != seat:
-                        turn = players.index(state.to_act) + 1
-                        raise IllegalAction(f"{line.where}: it is p{turn}'s turn")
+                if not match and state.to_act == seat:
                     raise IllegalAction(f"{line.where}: p{k + 1} may not bet or raise now")
-                if match[0].to != to:
+                if match and match[0].to != to:
                     raise IllegalAction(
                         f"{line.where}: fixed limit: p{k + 1} may only {match[0].label.lower()}"
                     )
-                action = Action(seat, match[0].kind)
+                action = Action(seat, match[0].kind if match else "bet")
             elif verb in ("pb", "sd"):
                 raise IllegalAction(f"{line.where}: Baseball has no bring-in and no draw")
             else:
                 raise _fail(line.where, f"unknown action {verb!r} (use f, cc, cbr or sm)")
+            if state.to_act is not None and state.to_act != seat:
+                turn = players.index(state.to_act) + 1
+                raise OutOfTurn(f"{line.where}: it is p{turn}'s turn, not p{k + 1}'s")
             try:
                 state.apply(action)
             except RulesError as exc:
