@@ -12,9 +12,10 @@ cards. How big a bet or raise may be is asked of a pluggable :class:`Structure`:
 A game (``rules_engine.games.*``) posts forced bets with :meth:`Betting.post` (blinds are live,
 antes are dead), opens each round with :meth:`Betting.open_round`, asks :meth:`Betting.options`
 for a seat's choices and applies :meth:`Betting.fold`, :meth:`Betting.check_or_call` or
-:meth:`Betting.bet_or_raise_to`. A bring-in (stud) is a live post made by a seat the game picks,
-with the round opened by that game at the bring-in level; completing is a raise whose minimum the
-structure states, so stud games need no second copy of this module.
+:meth:`Betting.bet_or_raise_to`. A stud bring-in is :meth:`Betting.bring_in`: a live post made
+as the first action of the round by the seat the game picks; it is not a full bet, so the next
+full bet *completes* it to the small bet (:class:`FixedLimit` sizes a first bet as the bet size
+itself, not the level plus the bet size), and stud games need no second copy of this module.
 
 Rules every structure shares (GAMES.md sections 2 and 3), as decided here:
 
@@ -24,7 +25,11 @@ Rules every structure shares (GAMES.md sections 2 and 3), as decided here:
 * A bet or raise is *full* when it reaches the structure's minimum (for pot-only: the pot). A
   full bet or raise reopens the betting for everyone; a short all-in does not reopen it for
   seats that have already acted in the round (a check counts as acting): they may call or fold.
-  Several short all-ins never add up to a reopening.
+  By default (Patch-Patch) several short all-ins never add up to a reopening. With
+  ``short_all_ins_add_up=True`` (every other game) a seat that has acted may raise again once
+  the chips it faces since its own last action reach a full raise (the last full bet or raise
+  of the round, at least the minimum bet): the card-room rule that "cumulative short all-ins
+  totalling a full raise reopen the betting".
 * Folding is offered only when there is something to call: with nothing to call a seat checks.
 * Nobody may raise when every other seat still in the hand is all-in; a seat alone with chips
   never has to call more than the most any opponent has in the round.
@@ -64,6 +69,8 @@ class Wager:
     raises: int  # full bets and raises so far this round (a live big blind counts as one)
     street: int  # 0 for the first betting round
     big_blind: int
+    bet_size: int = 0  # fixed limit: the size every full bet takes this round (0: by street)
+    choice: tuple[int, int] | None = None  # fixed limit: the opening bet may be either size
 
 
 class Structure:
@@ -71,12 +78,20 @@ class Structure:
 
     code: ClassVar[str] = ""
 
+    #: Only the two ends of :meth:`raise_range` are legal sizes (fixed limit), not every amount
+    #: between them.
+    discrete: ClassVar[bool] = False
+
     def raise_range(self, w: Wager) -> tuple[int, int] | None:
         """``(smallest full raise-to, largest raise-to)`` before looking at the stack.
 
         ``None`` when no bet or raise is allowed at all (a fixed-limit cap).
         """
         raise NotImplementedError
+
+    def full_raise(self, w: Wager) -> int:
+        """The chips a full bet or raise adds over the level now (the reopening yardstick)."""
+        return max(w.last_raise, w.big_blind)
 
 
 class PotOnly(Structure):
@@ -133,12 +148,21 @@ class NoLimit(Structure):
 class FixedLimit(Structure):
     """Fixed limit: the small bet, then the big bet from round ``big_from`` on; ``cap`` bets.
 
-    The cap counts the opening bet (or a live big blind) and the raises: 4 means a bet and three
-    raises. After the cap, only call or fold.
+    The cap counts the opening bet (or a live big blind, or a stud completion) and the raises:
+    4 means a bet and three raises. After the cap, only call or fold. A stud bring-in is not a
+    bet: with no full bet yet in the round the first bet goes *to* the bet size (completing the
+    bring-in), later raises add the bet size to the level.
+
+    Five-card stud's open pair (GAMES.md section 3) gives the round a ``choice``: the opening
+    bet may be the small or the big bet, and every raise then follows the size it chose
+    (``bet_size``). Only the two ends of the range are legal then (``discrete``).
 
     >>> FixedLimit(10, 20).raise_range(Wager(pot=30, level=10, bet=0, stack=500, last_raise=10,
     ...                                      raises=1, street=0, big_blind=10))
     (20, 20)
+    >>> FixedLimit(10, 20).raise_range(Wager(pot=20, level=5, bet=0, stack=500, last_raise=5,
+    ...                                      raises=0, street=0, big_blind=10))  # completion
+    (10, 10)
     """
 
     small_bet: int
@@ -146,12 +170,28 @@ class FixedLimit(Structure):
     big_from: int = 2
     cap: int = 4
     code: ClassVar[str] = "fixed-limit"
+    discrete: ClassVar[bool] = True
+
+    def _size(self, w: Wager) -> int:
+        if w.bet_size:
+            return w.bet_size
+        return self.big_bet if w.street >= self.big_from else self.small_bet
 
     def raise_range(self, w: Wager) -> tuple[int, int] | None:
         if w.raises >= self.cap:
             return None
-        size = self.big_bet if w.street >= self.big_from else self.small_bet
+        if w.choice is not None and not w.bet_size:
+            lo, hi = w.choice
+            if w.raises == 0 and w.level < lo:
+                return lo, hi
+            return w.level + lo, w.level + hi
+        size = self._size(w)
+        if w.raises == 0 and w.level < size:
+            return size, size
         return w.level + size, w.level + size
+
+    def full_raise(self, w: Wager) -> int:
+        return self._size(w)
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,9 +229,13 @@ class Betting:
 
     __slots__ = (
         "acted",
+        "acted_level",
+        "add_up",
         "all_in",
+        "bet_size",
         "big_blind",
         "bets",
+        "choice",
         "contributed",
         "folded",
         "last_raise",
@@ -204,10 +248,21 @@ class Betting:
         "to_act",
     )
 
-    def __init__(self, stacks: Sequence[int], structure: Structure, big_blind: int) -> None:
+    def __init__(
+        self,
+        stacks: Sequence[int],
+        structure: Structure,
+        big_blind: int,
+        *,
+        short_all_ins_add_up: bool = False,
+    ) -> None:
         self.n = len(stacks)
         self.structure = structure
         self.big_blind = big_blind
+        self.add_up = short_all_ins_add_up
+        self.acted_level = [0] * self.n
+        self.bet_size = 0
+        self.choice: tuple[int, int] | None = None
         self.stacks = list(stacks)
         self.bets = [0] * self.n
         self.contributed = [0] * self.n
@@ -224,7 +279,7 @@ class Betting:
 
     def to_json(self) -> dict[str, object]:
         """Every field, for equality checks and debugging (not a public view)."""
-        return {
+        out: dict[str, object] = {
             "stacks": list(self.stacks),
             "bets": list(self.bets),
             "contributed": list(self.contributed),
@@ -238,6 +293,12 @@ class Betting:
             "to_act": self.to_act,
             "structure": self.structure.code,
         }
+        if self.add_up:
+            out["acted_level"] = list(self.acted_level)
+        if self.bet_size or self.choice:
+            out["bet_size"] = self.bet_size
+            out["choice"] = None if self.choice is None else list(self.choice)
+        return out
 
     # -- questions ---------------------------------------------------------------------------
 
@@ -286,19 +347,9 @@ class Betting:
         need = max(self._target(seat) - bet, 0)
         call = min(need, stack)
         min_to = max_to = full_to = None
-        if not self.acted[seat] and stack > need and self._others_with_chips(seat):
-            rng = self.structure.raise_range(
-                Wager(
-                    pot=self.pot,
-                    level=self.level,
-                    bet=bet,
-                    stack=stack,
-                    last_raise=self.last_raise,
-                    raises=self.raises,
-                    street=self.street,
-                    big_blind=self.big_blind,
-                )
-            )
+        if stack > need and self._others_with_chips(seat):
+            wager = self._wager(seat)
+            rng = self.structure.raise_range(wager) if self._reopened(seat, wager) else None
             if rng is not None:
                 lo, hi = rng
                 most = bet + stack
@@ -317,6 +368,28 @@ class Betting:
             max_to=max_to,
             full_to=full_to,
         )
+
+    def _wager(self, seat: int) -> Wager:
+        return Wager(
+            pot=self.pot,
+            level=self.level,
+            bet=self.bets[seat],
+            stack=self.stacks[seat],
+            last_raise=self.last_raise,
+            raises=self.raises,
+            street=self.street,
+            big_blind=self.big_blind,
+            bet_size=self.bet_size,
+            choice=self.choice,
+        )
+
+    def _reopened(self, seat: int, wager: Wager) -> bool:
+        """Whether the betting is open to a raise from this seat (see the module docstring)."""
+        if not self.acted[seat]:
+            return True
+        if not self.add_up:
+            return False
+        return self.level - self.acted_level[seat] >= self.structure.full_raise(wager)
 
     # -- doing -------------------------------------------------------------------------------
 
@@ -338,12 +411,23 @@ class Betting:
             self.all_in[seat] = True
         return paid
 
-    def open_round(self, first: int, *, preflop: bool = False, raises: int | None = None) -> None:
+    def open_round(
+        self,
+        first: int,
+        *,
+        preflop: bool = False,
+        raises: int | None = None,
+        choice: tuple[int, int] | None = None,
+    ) -> None:
         """Start a betting round with ``first`` (or the next seat that can act) to act.
 
         Before the first round the forced bets are already in: pass ``preflop=True`` to keep them.
-        ``raises`` overrides the count of full bets already made (fixed-limit caps).
+        ``raises`` overrides the count of full bets already made (fixed-limit caps; a stud
+        bring-in round passes 0). ``choice`` lets the opening bet be either of two fixed-limit
+        sizes (five-card stud's open pair).
         """
+        self.bet_size = 0
+        self.choice = choice
         if not preflop:
             self.bets = [0] * self.n
             self.level = 0
@@ -355,7 +439,16 @@ class Betting:
         if raises is not None:
             self.raises = raises
         self.acted = [False] * self.n
+        self.acted_level = [0] * self.n
         self.to_act = self._next_from(first)
+
+    def bring_in(self, seat: int, amount: int) -> int:
+        """The stud bring-in: ``seat`` opens the round with a live post that is not a full bet
+        (all-in for less if short); return the chips posted. The seat has acted: if everyone
+        just calls, the round ends without coming back to it."""
+        paid = self.post(seat, amount)
+        self._after(seat)
+        return paid
 
     def _next_from(self, start: int) -> int | None:
         for k in range(self.n):
@@ -366,6 +459,7 @@ class Betting:
 
     def _after(self, seat: int) -> None:
         self.acted[seat] = True
+        self.acted_level[seat] = self.level
         self.to_act = self._next_from(seat + 1)
 
     def fold(self, seat: int) -> None:
@@ -392,7 +486,16 @@ class Betting:
             raise IllegalAction(
                 f"seat {seat} may raise to between {opts.min_to} and {opts.max_to}, not {to}"
             )
+        if self.structure.discrete and to not in (opts.min_to, opts.max_to):
+            raise IllegalAction(
+                f"fixed limit: seat {seat} may raise to {opts.min_to} or {opts.max_to}, not {to}"
+            )
         full = to >= opts.full_to
+        if full and self.choice is not None and not self.bet_size:
+            # The opening bet picks the round's size: the big bet only if it reached it.
+            rng = self.structure.raise_range(self._wager(seat))
+            lo, hi = self.choice
+            self.bet_size = hi if rng is not None and to >= rng[1] else lo
         self._move(seat, to - self.bets[seat])
         if full:
             self.last_raise = to - self.level

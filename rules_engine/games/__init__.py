@@ -32,6 +32,15 @@ SPEEDS = ("slow", "medium", "fast")
 _REGISTRY: dict[str, str] = {
     "PP": "rules_engine.games.patchpatch:PatchPatch",
     "BB": "rules_engine.games.baseball:Baseball",
+    # Hold'em and Omaha (rules_engine.games.flop). The codes are PHH's (uoftcprg/phh-std) where
+    # the standard has the game, ours (docs/hand-histories.md) where it does not.
+    "NT": "rules_engine.games.flop:NoLimitHoldem",
+    "PT": "rules_engine.games.flop:PotLimitHoldem",  # ours
+    "FT": "rules_engine.games.flop:FixedLimitHoldem",
+    "PO": "rules_engine.games.flop:PotLimitOmaha",
+    "FO": "rules_engine.games.flop:FixedLimitOmaha",  # ours
+    "FO/8": "rules_engine.games.flop:FixedLimitOmahaHiLo",
+    "PO/8": "rules_engine.games.flop:PotLimitOmahaHiLo",  # ours
 }
 
 
@@ -40,7 +49,8 @@ def get_variant(code: Literal["PP"]) -> type[PatchPatch]: ...
 @overload
 def get_variant(code: str) -> type[Any]: ...
 def get_variant(code: str) -> type[Any]:
-    """The game class registered under ``code`` ("PP" for Patch-Patch).
+    """The game class registered under ``code`` ("PP" for Patch-Patch, "NT" for no-limit
+    Hold'em, ...: see :func:`variant_codes`).
 
     Raises :class:`SetupError` for an unknown code.
     """
@@ -82,6 +92,15 @@ class HandSetup:
     given to the game's ``start``. ``speed`` is ``slow``, ``medium`` or ``fast`` (the engine only
     reports it: clocks live in the server). Rake needs ``public`` and a big blind of 20 or more.
     With ``check_buy_in`` every stack must be a buy-in the game allows.
+
+    The other games add a few optional fields, all 0 (or ``None``) by default so that a
+    Patch-Patch setup is unchanged; each game's ``setup_for_table`` fills them from the table's
+    two blinds:
+
+    * ``ante``: a dead ante every seat posts before the deal (stud; Hold'em histories may have one);
+    * ``bring_in``: the stud bring-in; ``small_bet``/``big_bet``: the fixed-limit bet sizes;
+    * ``reshuffle``: five-card draw only, a second card order that ranks the discards when the
+      stub runs out and they are shuffled into a new stub (see ``rules_engine.games.draw``).
     """
 
     stacks: tuple[int, ...]
@@ -92,6 +111,11 @@ class HandSetup:
     public: bool = False
     deck: tuple[Card, ...] | None = None
     check_buy_in: bool = False
+    ante: int = 0
+    bring_in: int = 0
+    small_bet: int = 0
+    big_bet: int = 0
+    reshuffle: tuple[Card, ...] | None = None
 
     def __post_init__(self) -> None:
         # Accept lists from callers; store tuples so the value stays hashable and frozen.
@@ -99,9 +123,11 @@ class HandSetup:
             object.__setattr__(self, "stacks", tuple(self.stacks))
         if self.deck is not None and not isinstance(self.deck, tuple):
             object.__setattr__(self, "deck", tuple(self.deck))
+        if self.reshuffle is not None and not isinstance(self.reshuffle, tuple):
+            object.__setattr__(self, "reshuffle", tuple(self.reshuffle))
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "stacks": list(self.stacks),
             "button": self.button,
             "small_blind": self.small_blind,
@@ -111,11 +137,20 @@ class HandSetup:
             "deck": None if self.deck is None else _cards_json(self.deck),
             "check_buy_in": self.check_buy_in,
         }
+        # The optional fields only when set, so a Patch-Patch setup reads as it always did.
+        for name in ("ante", "bring_in", "small_bet", "big_bet"):
+            value = getattr(self, name)
+            if value:
+                out[name] = value
+        if self.reshuffle is not None:
+            out["reshuffle"] = _cards_json(self.reshuffle)
+        return out
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> HandSetup:
         try:
             deck = data.get("deck")
+            reshuffle = data.get("reshuffle")
             return cls(
                 stacks=tuple(data["stacks"]),
                 button=data["button"],
@@ -125,6 +160,11 @@ class HandSetup:
                 public=bool(data.get("public", False)),
                 deck=None if deck is None else _read_cards(deck, "deck"),
                 check_buy_in=bool(data.get("check_buy_in", False)),
+                ante=data.get("ante", 0),
+                bring_in=data.get("bring_in", 0),
+                small_bet=data.get("small_bet", 0),
+                big_bet=data.get("big_bet", 0),
+                reshuffle=None if reshuffle is None else _read_cards(reshuffle, "reshuffle"),
             )
         except (KeyError, TypeError) as exc:
             raise SetupError(f"a hand setup needs stacks, button and blinds ({exc})") from None
@@ -138,6 +178,13 @@ class Action:
     optional; when given it must equal the amount :class:`LegalAction` shows). Arranging:
     ``swap`` with ``cards=(a, b)``, ``arrange`` with ``order`` (all of the seat's cards) and
     ``done``. ``timeout=True`` marks an action the server applied when a clock ran out.
+
+    The other games (Hold'em, Omaha, stud, draw) bet with ``fold``, ``check``, ``call``,
+    ``bet``, ``raise``, ``complete``, ``bring_in`` and ``all_in``: for ``bet``, ``raise``,
+    ``complete`` and ``all_in`` the amount is the raise-to total (the seat's whole bet in the
+    round), anywhere from the option's ``min_amount`` to its ``max_amount`` in no-limit and
+    pot-limit; left out, it is the minimum. Five-card draw adds ``draw`` with ``cards`` = the
+    cards discarded (none: stand pat).
     """
 
     seat: int
@@ -208,6 +255,11 @@ _LABELS = {
     "swap": "Swap",
     "arrange": "Arrange",
     "done": "Done",
+    "bet": "Bet {amount}",
+    "raise": "Raise to {amount}",
+    "complete": "Complete to {amount}",
+    "bring_in": "Bring in {amount}",
+    "draw": "Draw",
 }
 
 
@@ -219,6 +271,12 @@ class LegalAction:
     the raise-to total for ``raise_pot`` and ``all_in``; 0 for the rest. ``adds`` is the chips
     the action takes from the stack, ``to`` the seat's bet in the round afterwards, ``all_in``
     whether it empties the stack.
+
+    In the other games ``bet``, ``raise``, ``complete``, ``bring_in`` and ``all_in`` show the
+    smallest raise-to total as ``amount`` (the chips for ``bring_in``); ``min_amount`` and
+    ``max_amount`` bound the raise-to total a seat may send (equal in fixed limit, where a
+    five-card-stud open pair may list ``bet`` twice, once per size). ``draw`` has ``max_amount``
+    = the most cards a seat may discard. Both stay ``None`` for Patch-Patch.
     """
 
     kind: str
@@ -226,6 +284,8 @@ class LegalAction:
     to: int = 0
     adds: int = 0
     all_in: bool = False
+    min_amount: int | None = None
+    max_amount: int | None = None
 
     @property
     def label(self) -> str:
@@ -233,7 +293,7 @@ class LegalAction:
         return _LABELS[self.kind].format(amount=self.amount)
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "kind": self.kind,
             "amount": self.amount,
             "to": self.to,
@@ -241,6 +301,11 @@ class LegalAction:
             "all_in": self.all_in,
             "label": self.label,
         }
+        if self.min_amount is not None:
+            out["min_amount"] = self.min_amount
+        if self.max_amount is not None:
+            out["max_amount"] = self.max_amount
+        return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -299,18 +364,27 @@ class BoardWin:
 
 @dataclass(frozen=True, slots=True)
 class BoardResult:
-    """One board's share of one pot and who took it (several winners: a split)."""
+    """One board's share of one pot and who took it (several winners: a split).
+
+    In the games with one board (Hold'em, Omaha, stud, draw) ``board`` is 0 and ``half`` says
+    which part of the pot this is: ``"high"`` or ``"low"`` (hi-lo games have one of each when
+    a low qualifies; Razz has only ``"low"``). It stays ``None`` for Patch-Patch.
+    """
 
     board: int
     share: int
     winners: tuple[BoardWin, ...]
+    half: str | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "board": self.board,
             "share": self.share,
             "winners": [w.to_json() for w in self.winners],
         }
+        if self.half is not None:
+            out["half"] = self.half
+        return out
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,268 @@
+"""Hold'em and Omaha: two or four hole cards, one board, blinds (GAMES.md section 3).
+
+Games (PHH variant codes; ours where phh-std has none, see ``docs/hand-histories.md``):
+
+====== =================================== ==========================
+code   game                                structure
+====== =================================== ==========================
+NT     No-limit Texas Hold'em              no limit
+PT     Pot-limit Texas Hold'em (ours)      pot limit
+FT     Fixed-limit Texas Hold'em           small bet, big bet
+PO     Pot-limit Omaha                     pot limit
+FO     Fixed-limit Omaha (ours)            small bet, big bet
+FO/8   Fixed-limit Omaha Hi-Lo 8 or better small bet, big bet
+PO/8   Pot-limit Omaha Hi-Lo 8 or better   pot limit (ours)
+====== =================================== ==========================
+
+A hand: the small blind (left of the button; heads-up the button) and the big blind post, two
+(Hold'em) or four (Omaha) cards each, pre-flop betting from the seat left of the big blind
+(heads-up the button), then burn and flop, burn and turn, burn and river, each followed by a
+betting round opened by the first seat still in left of the button, and the showdown. Hold'em
+plays the best five of seven; Omaha exactly two hole cards and three board cards; Omaha Hi-Lo
+splits each pot between the best high and the best eight-or-better low (each made 2 + 3, with
+any two hole cards), the odd chip to the high half, the high taking all without a low.
+
+Decisions where the rulebook is silent (see also :mod:`rules_engine.games.classic`):
+
+* Phases: ``preflop``, ``flop``, ``turn``, ``river``, ``over``; the showdown happens inside the
+  action that ends the river betting (or the run-out).
+* Deck use: hole cards one at a time clockwise from the seat left of the button (the big blind
+  heads-up), then a burn card before the flop, the turn and the river (seed 003), so a hand
+  uses ``2n + 8`` (Omaha ``4n + 8``) cards. :meth:`FlopGame.stacked_deck` builds a deck order.
+* From a table's two blinds (:meth:`ClassicGame.setup_for_table`): no-limit and pot-limit use
+  the big blind as the minimum bet; fixed limit bets the big blind (small bet) on the first two
+  rounds and twice it (big bet) on the turn and river, as seed 003 sets the blinds to half the
+  small bet and the small bet. No ante (a hand history may bring one: it is dead money).
+* Pre-flop the big blind has the option: when everyone has called it may check (the round
+  ends) or raise. Check-raising is allowed on every street.
+* Up to 10 players (Omaha uses at most 48 cards with ten).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+from rules_engine.cards import Card
+from rules_engine.evaluation import (
+    HandValue,
+    LowValue,
+    best_hand,
+    hand_value_int,
+    omaha_best,
+    omaha_low_8,
+    omaha_value_int,
+)
+from rules_engine.games import Event
+from rules_engine.games.classic import ClassicGame, ClassicState, cards_json, fill_deck
+from rules_engine.pots import clockwise_from_button
+
+__all__ = [
+    "FixedLimitHoldem",
+    "FixedLimitOmaha",
+    "FixedLimitOmahaHiLo",
+    "FlopGame",
+    "FlopState",
+    "NoLimitHoldem",
+    "PotLimitHoldem",
+    "PotLimitOmaha",
+    "PotLimitOmahaHiLo",
+]
+
+_STREETS = ("flop", "turn", "river")
+
+
+class FlopState(ClassicState):
+    """One Hold'em or Omaha hand."""
+
+    PHASES: ClassVar[tuple[str, ...]] = ("preflop", "flop", "turn", "river", "over")
+    game: type[FlopGame]
+
+    def _begin(self) -> list[Event]:
+        ev: list[Event] = []
+        n = self.n
+        game = self.game
+        if n == 2:
+            sb, bb = self.button, (self.button + 1) % n
+        else:
+            sb, bb = (self.button + 1) % n, (self.button + 2) % n
+        self.small_blind_seat, self.big_blind_seat = sb, bb
+        order = self._order
+        deck = self._deck
+        k = game.HOLE
+        for r in range(k):
+            for j, seat in enumerate(order):
+                self.hole[seat].append(deck[r * n + j])
+        self._pos = k * n
+        for seat in order:
+            ev.append(Event("deal", seat=seat, amount=k))
+        self._post_antes(ev)
+        bet = self._bet
+        for seat, amount in ((sb, self.setup.small_blind), (bb, self.setup.big_blind)):
+            paid = bet.post(seat, amount)
+            ev.append(Event("blind", seat=seat, amount=paid))
+        self._open_round((bb + 1) % n, ev, preflop=True)
+        self._start_over(ev)
+        return ev
+
+    def _advance(self, ev: list[Event]) -> None:
+        while True:
+            if self.round >= 3:
+                self._showdown(ev)
+                return
+            self.round += 1
+            self._pos += 1  # the burn card
+            count = 3 if self.round == 1 else 1
+            cards = self._draw_cards(count)
+            self.board.extend(cards)
+            name = _STREETS[self.round - 1]
+            self.phase = name
+            ev.append(Event(name, cards=cards))
+            if self._open_round((self.button + 1) % self.n, ev):
+                return
+
+    # -- values -------------------------------------------------------------------------------
+
+    def _high_value(self, seat: int) -> int:
+        if self.game.OMAHA:
+            return omaha_value_int(self.hole[seat], self.board)
+        return hand_value_int(self.hole[seat] + self.board)
+
+    def _high_hand(self, seat: int) -> HandValue:
+        if self.game.OMAHA:
+            return omaha_best(self.hole[seat], self.board)
+        return best_hand(self.hole[seat] + self.board)
+
+    def _low_hand(self, seat: int) -> LowValue | None:
+        return omaha_low_8(self.hole[seat], self.board)
+
+    def made_hand(self, seat: int) -> dict[str, Any] | None:
+        """The seat's best hand on the board so far (and its low in Omaha Hi-Lo); None pre-flop."""
+        if len(self.board) < 3:
+            return None
+        high = self._high_hand(seat)
+        out: dict[str, Any] = {
+            "category": high.category.label,
+            "description": high.describe(),
+            "cards": cards_json(high.cards),
+        }
+        if self.game.HI_LO:
+            low = self._low_hand(seat)
+            out["low"] = None if low is None else {
+                "description": low.describe(),
+                "cards": cards_json(low.cards),
+            }
+        return out
+
+
+class FlopGame(ClassicGame):
+    """Hold'em and Omaha: the settings they share."""
+
+    FAMILY: ClassVar[str] = "flop"
+    HOLE: ClassVar[int] = 2
+    OMAHA: ClassVar[bool] = False
+    MAX_PLAYERS: ClassVar[int] = 10
+    state_class: ClassVar[type[ClassicState]] = FlopState
+
+    @classmethod
+    def cards_needed(cls, players: int) -> int:
+        return cls.HOLE * players + 8
+
+    @classmethod
+    def stacked_deck(
+        cls,
+        hands: Sequence[Sequence[Card | None] | None],
+        button: int,
+        board: Sequence[Card | None] = (),
+    ) -> tuple[Card, ...]:
+        """A 52-card deck order that deals ``hands`` (by seat) and ``board`` (up to 5 cards).
+
+        ``None`` (or a missing card) stands for any card: the lowest unused cards fill the gaps
+        (burn cards included) and follow at the end.
+
+        >>> from rules_engine.cards import parse_cards, format_cards
+        >>> deck = NoLimitHoldem.stacked_deck([parse_cards("Ah Kh"), None, None], button=0,
+        ...                                   board=parse_cards("Qh Jh Th 2c 3d"))
+        >>> format_cards(deck[2:6:3]), format_cards(deck[7:10]), str(deck[11]), str(deck[13])
+        ('Ah Kh', 'Qh Jh Th', '2c', '3d')
+        """
+        n = len(hands)
+        k = cls.HOLE
+        order = clockwise_from_button(button, n)
+        slots: list[Card | None] = [None] * (k * n + 8)
+        for r in range(k):
+            for j, seat in enumerate(order):
+                hand = hands[seat]
+                if hand is not None and r < len(hand):
+                    slots[r * n + j] = hand[r]
+        base = k * n
+        for i, card in enumerate(board):
+            # burn, flop 3, burn, turn, burn, river
+            slots[base + (1 + i if i < 3 else 2 * i - 1)] = card
+        return fill_deck(slots)
+
+
+class NoLimitHoldem(FlopGame):
+    """No-limit Texas Hold'em (``NT``)."""
+
+    code: ClassVar[str] = "NT"
+    name: ClassVar[str] = "No-limit Hold'em"
+    STRUCTURE: ClassVar[str] = "no-limit"
+
+
+class PotLimitHoldem(FlopGame):
+    """Pot-limit Texas Hold'em (``PT``, our code)."""
+
+    code: ClassVar[str] = "PT"
+    name: ClassVar[str] = "Pot-limit Hold'em"
+    STRUCTURE: ClassVar[str] = "pot-limit"
+
+
+class FixedLimitHoldem(FlopGame):
+    """Fixed-limit Texas Hold'em (``FT``)."""
+
+    code: ClassVar[str] = "FT"
+    name: ClassVar[str] = "Limit Hold'em"
+    STRUCTURE: ClassVar[str] = "fixed-limit"
+
+
+class PotLimitOmaha(FlopGame):
+    """Pot-limit Omaha (``PO``), the site's main Omaha."""
+
+    code: ClassVar[str] = "PO"
+    name: ClassVar[str] = "Pot-limit Omaha"
+    STRUCTURE: ClassVar[str] = "pot-limit"
+    HOLE: ClassVar[int] = 4
+    OMAHA: ClassVar[bool] = True
+
+
+class FixedLimitOmaha(FlopGame):
+    """Fixed-limit Omaha (``FO``, our code): the seed's structure."""
+
+    code: ClassVar[str] = "FO"
+    name: ClassVar[str] = "Limit Omaha"
+    STRUCTURE: ClassVar[str] = "fixed-limit"
+    HOLE: ClassVar[int] = 4
+    OMAHA: ClassVar[bool] = True
+
+
+class FixedLimitOmahaHiLo(FlopGame):
+    """Fixed-limit Omaha Hi-Lo eight or better (``FO/8``)."""
+
+    code: ClassVar[str] = "FO/8"
+    name: ClassVar[str] = "Limit Omaha Hi-Lo"
+    STRUCTURE: ClassVar[str] = "fixed-limit"
+    HOLE: ClassVar[int] = 4
+    OMAHA: ClassVar[bool] = True
+    HI_LO: ClassVar[bool] = True
+
+
+class PotLimitOmahaHiLo(FlopGame):
+    """Pot-limit Omaha Hi-Lo eight or better (``PO/8``, our code)."""
+
+    code: ClassVar[str] = "PO/8"
+    name: ClassVar[str] = "Pot-limit Omaha Hi-Lo"
+    STRUCTURE: ClassVar[str] = "pot-limit"
+    HOLE: ClassVar[int] = 4
+    OMAHA: ClassVar[bool] = True
+    HI_LO: ClassVar[bool] = True
