@@ -226,7 +226,7 @@ class BaseballEvent:
 
     kind: str
     seat: int | None = None
-    amount: Fraction = Fraction(0)
+    amount: Fraction | int = 0
     cards: tuple[Card, ...] = ()
     pot: int | None = None
 
@@ -661,7 +661,6 @@ class BaseballState:
         self._deck = setup.deck
         self._top = 0
         self.start_stacks: tuple[Fraction, ...] = tuple(Fraction(s) for s in setup.stacks)
-        self._stacks = list(self.start_stacks)
         self._cards: list[list[DealtCard]] = [[] for _ in range(n)]
         self._folded = [False] * n
         self._contributed = [0] * n
@@ -683,9 +682,8 @@ class BaseballState:
     def _begin(self) -> list[BaseballEvent]:
         ev: list[BaseballEvent] = []
         for seat in self._order:
-            self._stacks[seat] -= ANTE
             self._contributed[seat] += ANTE
-            ev.append(BaseballEvent("ante", seat=seat, amount=Fraction(ANTE)))
+            ev.append(BaseballEvent("ante", seat=seat, amount=ANTE))
         self._next_round(ev)
         return ev
 
@@ -731,8 +729,7 @@ class BaseballState:
         self.raises = 0
         self.opener = self.best_showing()
         self.to_act = self.opener
-        ev.append(BaseballEvent("street", seat=self.opener, amount=Fraction(self.round),
-                                pot=self.pot))
+        ev.append(BaseballEvent("street", seat=self.opener, amount=self.round, pot=self.pot))
 
     def best_showing(self) -> int:
         """The seat still in with the best open hand; equal hands: nearest the dealer's left."""
@@ -761,7 +758,8 @@ class BaseballState:
         """Each balance right now (after the hand: the final balances)."""
         if self.result is not None:
             return self.result.stacks
-        return tuple(self._stacks)
+        # Balances are exact fractions; what was put in is whole, so subtract it only when asked.
+        return tuple(s - c for s, c in zip(self.start_stacks, self._contributed, strict=True))
 
     @property
     def pot(self) -> int:
@@ -912,17 +910,16 @@ class BaseballState:
         elif kind == "check":
             ev.append(BaseballEvent("check", seat=seat))
         else:
-            self._stacks[seat] -= la.adds
             self._contributed[seat] += la.adds
             self._bets[seat] += la.adds
             if kind == "call":
-                ev.append(BaseballEvent("call", seat=seat, amount=Fraction(la.adds)))
+                ev.append(BaseballEvent("call", seat=seat, amount=la.adds))
             else:
                 if kind == "raise":
                     self.raises += 1
                 self.level = la.to
                 self._acted = [False] * self.n
-                ev.append(BaseballEvent(kind, seat=seat, amount=Fraction(la.to)))
+                ev.append(BaseballEvent(kind, seat=seat, amount=la.to))
         self._acted[seat] = True
         live = [s for s in self._order if not self._folded[s]]
         if len(live) == 1:
@@ -949,7 +946,7 @@ class BaseballState:
         pot = sum(self._contributed)
         payouts = [Fraction(0)] * self.n
         payouts[winner] = Fraction(pot)
-        ev.append(BaseballEvent("win", seat=winner, amount=Fraction(pot), pot=pot))
+        ev.append(BaseballEvent("win", seat=winner, amount=pot, pot=pot))
         self._finish(payouts, showdown=False, hands=(), ev=ev)
 
     def _showdown(self, ev: list[BaseballEvent]) -> None:
@@ -984,7 +981,10 @@ class BaseballState:
             contributions=contributions,
             payouts=tuple(payouts),
             net=tuple(p - c for p, c in zip(payouts, contributions, strict=True)),
-            stacks=tuple(s + p for s, p in zip(self._stacks, payouts, strict=True)),
+            stacks=tuple(
+                s - c + p
+                for s, c, p in zip(self.start_stacks, contributions, payouts, strict=True)
+            ),
             shown=tuple(sorted(h.seat for h in hands)),
             hands=hands,
         )
