@@ -137,6 +137,10 @@ class Hand(models.Model):
     ended = models.DateTimeField(null=True, blank=True)
     result = models.JSONField(null=True, blank=True)
     phh = models.TextField(blank=True, default="")
+    # Fair shuffle (rules_engine.fairness): the hash is public from the deal on; the salt (and
+    # with it the deck order) is shown only once the hand is over.
+    deck_commitment = models.CharField(max_length=64, blank=True, default="")
+    deck_salt = models.CharField(max_length=64, blank=True, default="")
 
     class Meta:
         ordering = ["table", "-number"]

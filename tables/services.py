@@ -8,6 +8,7 @@ commit broadcast "table N is at version V" and schedule the next timer.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import logging
 import secrets
@@ -23,7 +24,8 @@ from django.utils.translation import gettext as _
 from club import selectors as club_selectors
 from club import services as club_services
 from club.services import ChipsError
-from rules_engine.cards import Card, CardParseError
+from rules_engine import fairness
+from rules_engine.cards import Card, CardParseError, Deck
 from rules_engine.errors import RulesError
 from rules_engine.games import get_variant
 from tables.models import LIVE_GAMES, STAKES_LADDER, Hand, Seat, SeatRequest, Table
@@ -435,7 +437,7 @@ def _settle(table: Table, hand: Hand, state: Any, now: dt.datetime) -> None:
     try:
         from rules_engine import notation
 
-        hand.phh = notation.to_phh(state)
+        hand.phh = notation.to_phh(state, fields=_fairness_fields(hand, state))
     except Exception:  # the hand is settled either way; a history we cannot write is logged
         log.exception("could not export hand %s as PHH", hand.id)
     hand.clock = "next"
@@ -494,6 +496,16 @@ def _club_hand_played(table: Table, hand: Hand, nets: list[tuple[AbstractBaseUse
         log.exception("club session could not count hand %s of table %s", hand.id, table.id)
 
 
+def _fairness_fields(hand: Hand, state: Any) -> dict[str, str]:
+    if not hand.deck_commitment:
+        return {}
+    return {
+        fairness.COMMITMENT_FIELD: hand.deck_commitment,
+        fairness.SALT_FIELD: hand.deck_salt,
+        fairness.DECK_FIELD: fairness.deck_text(state.setup.deck),
+    }
+
+
 def _ready_seats(table: Table) -> list[Seat]:
     return [
         s for s in Seat.objects.filter(table=table).order_by("seat_no")
@@ -548,11 +560,15 @@ def _start_hand_if_ready(table: Table) -> Hand | None:
         from rules_engine.games import HandSetup
 
         setup = HandSetup(**params)
-    state = _variant(table).start(setup, rng=secrets.SystemRandom())
+    # The deck comes from the OS's CSPRNG and is committed to before anything is dealt.
+    deck = Deck.shuffled(secrets.SystemRandom()).order
+    setup = dataclasses.replace(setup, deck=deck)
+    salt = fairness.new_salt()
+    state = variant.start(setup)
     number = (Hand.objects.filter(table=table).order_by("-number").values_list("number", flat=True).first() or 0) + 1
     hand = Hand.objects.create(
         table=table, number=number, players=[[s.seat_no, s.user_id, int(s.stack)] for s in ready],
-        state=state.to_json(),
+        state=state.to_json(), deck_commitment=fairness.commitment(deck, salt), deck_salt=salt,
     )
     _after_engine_step(table, hand, state)
     return hand

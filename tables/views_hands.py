@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.translation import gettext as _
 
+from rules_engine import fairness
+from rules_engine.cards import Card
 from tables import selectors
 from tables.models import Hand
 
@@ -22,7 +25,22 @@ def _finished_hand(request: HttpRequest, table_id: int, number: int) -> Hand:
 def hand_history(request: HttpRequest, table_id: int, number: int) -> HttpResponse:
     hand = _finished_hand(request, table_id, number)
     context = selectors.finished_hand_context(hand=hand)
+    if hand.deck_commitment and hand.phh:
+        try:
+            context["verification"] = fairness.verify_phh(hand.phh)
+        except ValueError as exc:
+            context["verification"] = {"ok": False, "message": str(exc)}
+        context["deck_text"] = fairness.deck_text(_deck_of(hand))
+        context["match_text"] = _("✓ Your browser got the same fingerprint.")
+        context["mismatch_text"] = _("✗ The fingerprint does not match.")
+        context["no_crypto_text"] = _("This browser cannot compute SHA-256 here (it needs a secure page).")
     return render(request, "tables/hand_history.html", context)
+
+
+def _deck_of(hand: Hand) -> list[Card]:
+    from rules_engine.games import get_variant
+
+    return list(get_variant(hand.table.game).from_json(hand.state).setup.deck)
 
 
 def hand_history_phh(request: HttpRequest, table_id: int, number: int) -> HttpResponse:
