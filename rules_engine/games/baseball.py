@@ -43,10 +43,11 @@ Decisions where the rulebook is silent:
   different 4 dealt face up, so there are at most four of them: 46 cards at most. A setup's deck
   is therefore always the whole 52-card deck.
 * Antes are dead money, posted before the deal by every player whatever the balance (a balance
-  may go below zero: there is no all-in and no side pot). ``setup.small_blind`` and
-  ``setup.big_blind`` are ignored (:meth:`Baseball.setup_for_table` stores the ante and the bet
-  there), and so are ``check_buy_in`` (units are never bought in) and ``public`` (play units pay
-  no rake): both are only reported.
+  may go below zero: there is no all-in and no side pot). The setup's blinds and bet sizes are
+  ignored: :meth:`Baseball.setup_for_table` writes the ante and the bet, 1 each, into ``ante``,
+  ``small_bet`` and ``big_bet`` (and into ``small_blind``/``big_blind``, for code that reads a
+  table's stakes there). ``check_buy_in`` (units are never bought in) and ``public`` (play units
+  pay no rake) are only reported.
 * Each round's opener is fixed when its cards are out: the best open hand among the players still
   in, every up card counted (free cards included), wild cards counted, suits never
   (:func:`rules_engine.openhand.open_hand_key`); equal open hands go to the first of them in deal
@@ -103,7 +104,6 @@ __all__ = [
     "BaseballSession",
     "BaseballState",
     "DealtCard",
-    "LimitAction",
     "ShownHand",
     "parse_units",
     "session_standings",
@@ -189,28 +189,6 @@ class DealtCard:
 
     def to_json(self) -> dict[str, Any]:
         return {"card": str(self.card), "extra": self.extra, "wild": self.wild}
-
-
-_LIMIT_LABELS = {
-    "fold": "Fold",
-    "check": "Check",
-    "call": "Call {amount}",
-    "bet": "Bet {amount}",
-    "raise": "Raise to {amount}",
-}
-
-
-@dataclass(frozen=True, slots=True)
-class LimitAction(LegalAction):
-    """A :class:`~rules_engine.games.LegalAction` of the fixed-limit kinds (bet, raise, ...).
-
-    >>> LimitAction("raise", 3, 3, 2).label
-    'Raise to 3'
-    """
-
-    @property
-    def label(self) -> str:
-        return _LIMIT_LABELS[self.kind].format(amount=self.amount)
 
 
 @dataclass(frozen=True, slots=True)
@@ -360,6 +338,9 @@ def _setup(
         speed=speed,
         public=public,
         deck=deck,
+        ante=ANTE,
+        small_bet=BET,
+        big_bet=BET,
     )
 
 
@@ -623,6 +604,9 @@ def setup_to_json(setup: HandSetup) -> dict[str, Any]:
         "speed": setup.speed,
         "public": setup.public,
         "deck": None if setup.deck is None else [str(c) for c in setup.deck],
+        "ante": ANTE,
+        "small_bet": BET,
+        "big_bet": BET,
     }
 
 
@@ -830,15 +814,15 @@ class BaseballState:
         owe = self.level - bet
         out: list[LegalAction] = []
         if owe == 0:
-            out.append(LimitAction("check", 0, bet, 0))
+            out.append(LegalAction("check", 0, bet, 0))
             if self.level == 0:
-                out.append(LimitAction("bet", BET, BET, BET))
+                out.append(LegalAction("bet", BET, BET, BET, min_amount=BET, max_amount=BET))
         else:
-            out.append(LimitAction("fold", 0, bet, 0))
-            out.append(LimitAction("call", owe, self.level, owe))
+            out.append(LegalAction("fold", 0, bet, 0))
+            out.append(LegalAction("call", owe, self.level, owe))
         if self.level > 0 and self.raises < MAX_RAISES:
             to = self.level + BET
-            out.append(LimitAction("raise", to, to, to - bet))
+            out.append(LegalAction("raise", to, to, to - bet, min_amount=to, max_amount=to))
         return out
 
     # -- doing --------------------------------------------------------------------------------
@@ -1046,8 +1030,11 @@ class BaseballState:
             "round": self.round,
             "speed": self.setup.speed,
             "public": self.setup.public,
+            "structure": "fixed-limit",
             "ante": ANTE,
             "bet_size": BET,
+            "small_bet": BET,
+            "big_bet": BET,
             "max_raises": MAX_RAISES,
             "raises": self.raises,
             "level": self.level,
