@@ -6,12 +6,17 @@ viewer's view, so no message ever carries another player's hidden cards.
 In the embedded mode the in-memory channel layer's queues belong to the server's event loop. A
 broadcast from a thread that is not running under that loop (the in-process Celery worker)
 is handed to the loop with ``run_coroutine_threadsafe`` instead of opening a loop of its own.
+
+In the Redis mode a process with no server loop (the Celery worker, a script) sends through one
+event loop of its own on a daemon thread, started on first use: ``async_to_sync`` there would
+open a new event loop, and with it new Redis connections, for every message.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import threading
 from typing import Any
 
@@ -24,6 +29,8 @@ LOBBY_GROUP = "lobby"
 
 _server_loop: asyncio.AbstractEventLoop | None = None
 _lock = threading.Lock()
+_own_loop: tuple[int, asyncio.AbstractEventLoop] | None = None  # (pid, loop) see _process_loop
+_pending: set[asyncio.Task[Any]] = set()  # the loop keeps only weak references to tasks
 
 
 def table_group(table_id: int) -> str:
@@ -45,16 +52,52 @@ def _run(coro_factory: Any) -> None:
         running = None
     if running is not None:
         # Called from async code directly: schedule on this loop.
-        running.create_task(coro_factory())
+        task = running.create_task(coro_factory())
+        _pending.add(task)
+        task.add_done_callback(_pending.discard)
         return
     if loop is not None and loop.is_running() and not _inside_async_to_sync_thread():
-        fut = asyncio.run_coroutine_threadsafe(coro_factory(), loop)
-        try:
-            fut.result(timeout=5)
-        except Exception:  # a lost broadcast only delays a client until its next resync
-            log.exception("broadcast failed")
+        _wait(asyncio.run_coroutine_threadsafe(coro_factory(), loop))
+        return
+    if loop is None and _layer_is_shared():
+        _wait(asyncio.run_coroutine_threadsafe(coro_factory(), _process_loop()))
         return
     async_to_sync(coro_factory)()
+
+
+def _wait(fut: Any) -> None:
+    try:
+        fut.result(timeout=5)
+    except Exception:  # a lost broadcast only delays a client until its next resync
+        log.exception("broadcast failed")
+
+
+def _layer_is_shared() -> bool:
+    # channels_redis keeps its connections per event loop, so any loop will do; the in-memory
+    # layer's queues belong to the loop that made them, so it keeps async_to_sync.
+    from django.conf import settings
+
+    return getattr(settings, "LIVE_MODE", "") == "redis"
+
+
+def _process_loop() -> asyncio.AbstractEventLoop:
+    """This process's broadcast loop, running on a daemon thread (a new one after a fork)."""
+    global _own_loop
+    with _lock:
+        if _own_loop is not None and _own_loop[0] == os.getpid() and _own_loop[1].is_running():
+            return _own_loop[1]
+        loop = asyncio.new_event_loop()
+        started = threading.Event()
+
+        def run() -> None:
+            asyncio.set_event_loop(loop)
+            loop.call_soon(started.set)
+            loop.run_forever()
+
+        threading.Thread(target=run, name="broadcast-loop", daemon=True).start()
+        started.wait(5)
+        _own_loop = (os.getpid(), loop)
+        return loop
 
 
 def _inside_async_to_sync_thread() -> bool:
