@@ -41,6 +41,11 @@ _REGISTRY: dict[str, str] = {
     "FO": "rules_engine.games.flop:FixedLimitOmaha",  # ours
     "FO/8": "rules_engine.games.flop:FixedLimitOmahaHiLo",
     "PO/8": "rules_engine.games.flop:PotLimitOmahaHiLo",  # ours
+    # Stud (rules_engine.games.stud)
+    "F7S": "rules_engine.games.stud:SevenCardStud",
+    "F7S/8": "rules_engine.games.stud:SevenCardStudHiLo",
+    "FR": "rules_engine.games.stud:Razz",
+    "F5S": "rules_engine.games.stud:FiveCardStud",  # ours
 }
 
 

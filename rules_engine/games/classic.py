@@ -341,7 +341,7 @@ class ClassicState:
             setup.stacks, game.structure(setup), setup.big_blind, short_all_ins_add_up=True
         )
         self.round = 0  # betting round index, 0 for the first
-        self.phase = self.PHASES[0]
+        self.phase = self._phase_names()[0]
         self.breaks: set[int] = set()
         self.log: list[Action] = []
         self.result: HandResult | None = None
@@ -386,6 +386,10 @@ class ClassicState:
         return True
 
     # -- family hooks -------------------------------------------------------------------------
+
+    def _phase_names(self) -> tuple[str, ...]:
+        """The betting phases in order (``over`` follows the last)."""
+        return self.PHASES
 
     def _begin(self) -> list[Event]:
         raise NotImplementedError
