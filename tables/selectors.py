@@ -33,6 +33,42 @@ def game_catalogue() -> list[GameInfo]:
     ]
 
 
+# Every engine code by the name players know it by.
+GAME_NAMES: dict[str, Promise] = {
+    "PP": _("Patch-Patch"),
+    "NT": _("No-limit Hold'em"),
+    "PT": _("Pot-limit Hold'em"),
+    "FT": _("Limit Hold'em"),
+    "PO": _("Pot-limit Omaha"),
+    "FO": _("Limit Omaha"),
+    "FO/8": _("Omaha Hi-Lo (limit)"),
+    "PO/8": _("Omaha Hi-Lo (pot-limit)"),
+    "F7S": _("Seven-card stud"),
+    "FR": _("Razz"),
+    "F7S/8": _("Stud Hi-Lo"),
+    "F5S": _("Five-card stud"),
+    "F5D": _("Five-card draw (limit)"),
+    "P5D": _("Five-card draw (pot-limit)"),
+    "BB": _("Baseball"),
+}
+
+
+def game_name(code: str) -> str:
+    return str(GAME_NAMES.get(code, code))
+
+
+def live_games() -> list[tuple[str, str]]:
+    """(code, name) of the games a table can be opened for (``tables.models.LIVE_GAMES``), in
+    the catalogue's order; a game the catalogue does not describe yet goes by its engine name."""
+    from rules_engine.games import get_variant
+    from tables.models import LIVE_GAMES
+
+    names = {code: str(name) for code, name in GAME_NAMES.items()}
+    order = list(names)
+    codes = sorted(LIVE_GAMES, key=lambda c: (order.index(c) if c in order else len(order), c))
+    return [(c, names.get(c) or str(getattr(get_variant(c), "name", c))) for c in codes]
+
+
 # ---------------------------------------------------------------------------------------------
 # Tables
 

@@ -22,9 +22,10 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
+from club import selectors as club_selectors
 from club.models import Profile
-from tables import selectors, services
-from tables.models import STAKES_LADDER, Seat, Table
+from tables import hosting, selectors, services
+from tables.models import STAKES_LADDER, Seat, SeatRequest, Table
 
 INVITED_KEY = "invited_tables"
 INVITED_KEEP = 50  # the most recent invitations a session remembers
@@ -41,6 +42,7 @@ def _chips(n: int) -> str:
 
 LOBBY_LIST_TARGET = "lobby-list"
 TABLE_TARGET = "table-root"
+HOST_PANEL_TARGET = "host-panel"
 
 
 def _htmx_target(request: HttpRequest) -> str | None:
@@ -50,7 +52,7 @@ def _htmx_target(request: HttpRequest) -> str | None:
 
 def lobby(request: HttpRequest) -> HttpResponse:
     """The lobby page; the htmx refresh of the list (``HX-Target: lobby-list``) gets only the list."""
-    names = {g.code: g.name for g in selectors.game_catalogue()}
+    names = selectors.GAME_NAMES
     tables = selectors.lobby_tables()
     mine = selectors.private_tables_for(user=request.user)
     for t in [*tables, *mine]:
@@ -72,6 +74,7 @@ class TableForm(forms.Form):
                   ("private", gettext_lazy("Private: only people with the invite link")))
 
     name = forms.CharField(label=gettext_lazy("Table name"), max_length=60)
+    game = forms.ChoiceField(label=gettext_lazy("Game"), initial="PP", choices=(), required=False)
     stakes = forms.ChoiceField(
         label=gettext_lazy("Stakes (small blind / big blind)"),
         # "5/10" without spaces stays one left-to-right run inside Hebrew text.
@@ -83,14 +86,28 @@ class TableForm(forms.Form):
     speed = forms.ChoiceField(label=gettext_lazy("Speed"), choices=Table.Speed.choices, initial="medium",
                               widget=forms.RadioSelect)
     max_seats = forms.TypedChoiceField(
-        label=gettext_lazy("Seats"), coerce=int, initial=3, widget=forms.RadioSelect,
-        choices=((2, gettext_lazy("2 players")), (3, gettext_lazy("3 players"))),
+        label=gettext_lazy("Seats"), coerce=int, initial=3,
+        choices=[(n, n) for n in range(2, 11)],
+        help_text=gettext_lazy("Patch-Patch seats 2 or 3; Hold'em and Omaha up to 10; stud and draw up to 8."),
     )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["game"].choices = selectors.live_games()
     visibility = forms.ChoiceField(label=gettext_lazy("Who can join"), choices=VISIBILITY, initial="public",
                                    widget=forms.RadioSelect)
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
+        data["game"] = data.get("game") or "PP"  # the flagship unless another game is chosen
+        seats = data.get("max_seats")
+        if seats is not None:
+            from rules_engine.games import get_variant
+
+            variant = get_variant(data["game"])
+            if not variant.MIN_PLAYERS <= seats <= variant.MAX_PLAYERS:
+                self.add_error("max_seats", _("%(game)s seats %(low)s to %(high)s players.") % {
+                    "game": selectors.game_name(data["game"]), "low": variant.MIN_PLAYERS, "high": variant.MAX_PLAYERS})
         public = data.get("visibility") == "public"
         sb, bb = data.get("small_blind"), data.get("big_blind")
         if sb is not None or bb is not None:
@@ -128,6 +145,7 @@ def table_new(request: HttpRequest) -> HttpResponse:
                 table = services.table_create(
                     creator=request.user, name=data["name"], small_blind=small_blind, big_blind=big_blind,
                     speed=data["speed"], max_seats=data["max_seats"], is_public=data["visibility"] == "public",
+                    game=data["game"],
                 )
             except services.TableError as exc:
                 form.add_error(None, str(exc))
@@ -191,18 +209,44 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
     context["ws_url"] = f"/ws/tables/{table.id}/"
     context["messages_inline"] = True  # table.html shows sit/leave messages next to the seats
     context.update(_buy_in_context(request, table))
-    if not table.is_public and request.user.is_authenticated and table.created_by_id == request.user.pk:
+    if table.club_id is not None:
+        context.update(_club_context(request, table))
+    elif not table.is_public and request.user.is_authenticated and table.created_by_id == request.user.pk:
         context["invite_url"] = _invite_url(request, table)
     template = "table.html#table" if _htmx_target(request) == TABLE_TARGET else "table.html"
+    if _htmx_target(request) == HOST_PANEL_TARGET and context.get("club_table", {}).get("is_host"):
+        template = "tables/_host_panel.html"
     response = render(request, template, context)
     patch_vary_headers(response, ("HX-Request",))
     return response
 
 
+def _club_context(request: HttpRequest, table: Table) -> dict[str, Any]:
+    """A club table's page: its club, and for hosts the panel's seat requests and players."""
+    membership = club_selectors.membership_of(club=table.club_id, user=request.user)
+    is_host = bool(membership and membership.is_host)
+    info: dict[str, Any] = {"club": table.club, "is_host": is_host, "needs_approval": table.seat_approval and not is_host}
+    if request.user.is_authenticated:
+        info["my_request"] = SeatRequest.objects.filter(table=table, user=request.user, status=SeatRequest.Status.PENDING).first()
+    if is_host:
+        requests = list(SeatRequest.objects.filter(table=table, status=SeatRequest.Status.PENDING).select_related("user", "user__profile"))
+        for r in requests:
+            r.name = club_selectors.display_name(r.user)  # type: ignore[attr-defined]
+        seated = list(Seat.objects.filter(table=table).select_related("user", "user__profile").order_by("seat_no"))
+        info["requests"] = requests
+        info["players"] = [{"user_id": st.user_id, "name": club_selectors.display_name(st.user),
+                            "out": st.sitting_out or st.break_next} for st in seated]
+    return {"club_table": info}
+
+
 def _buy_in_context(request: HttpRequest, table: Table) -> dict[str, Any]:
     low, high = table.min_buy_in_bb * table.big_blind, table.max_buy_in_bb * table.big_blind
     bankroll = None
-    if request.user.is_authenticated:
+    if request.user.is_authenticated and table.club_id is not None:
+        # A club table's buy-in comes from the member's club chips, not the site bankroll.
+        membership = club_selectors.membership_of(club=table.club_id, user=request.user)
+        bankroll = membership.balance if membership is not None else 0
+    elif request.user.is_authenticated:
         bankroll = Profile.objects.filter(user=request.user).values_list("bankroll", flat=True).first()
     default = DEFAULT_BUY_IN_BB * table.big_blind
     if bankroll is not None:
@@ -246,8 +290,21 @@ def table_sit(request: HttpRequest, table_id: int) -> HttpResponseRedirect:
                        % {"low": _chips(low), "high": _chips(high)})
         return redirect(_table_url(table_id))
     if bankroll is not None and buy_in > bankroll:
-        messages.error(request, _("You have %(bankroll)s chips in your bankroll; the buy-in was %(buy_in)s.")
-                       % {"bankroll": _chips(bankroll), "buy_in": _chips(buy_in)})
+        if table.club_id is not None:
+            messages.error(request, _("You have %(chips)s club chips; the buy-in was %(buy_in)s.")
+                           % {"chips": _chips(bankroll), "buy_in": _chips(buy_in)})
+        else:
+            messages.error(request, _("You have %(bankroll)s chips in your bankroll; the buy-in was %(buy_in)s.")
+                           % {"bankroll": _chips(bankroll), "buy_in": _chips(buy_in)})
+        return redirect(_table_url(table_id))
+    member = club_selectors.membership_of(club=table.club_id, user=request.user) if table.seat_approval else None
+    if member is not None and not member.is_host:  # a host approves every seat here: ask for one
+        try:
+            hosting.table_seat_request(table_id=table_id, user=request.user, buy_in=buy_in)
+        except services.TableError as exc:
+            messages.error(request, str(exc))
+        else:
+            messages.info(request, _("You asked for a seat. A host will seat you with %(chips)s chips.") % {"chips": _chips(buy_in)})
         return redirect(_table_url(table_id))
     try:
         services.table_take_seat(table_id=table_id, user=request.user, buy_in=buy_in,
@@ -271,10 +328,17 @@ def table_leave(request: HttpRequest, table_id: int) -> HttpResponseRedirect:
     except services.TableError as exc:
         messages.error(request, str(exc))
         return redirect(_table_url(table_id))
+    club_table = Table.objects.filter(id=table_id, club__isnull=False).exists()
     if seat is None or Seat.objects.filter(id=seat.id).exists():
-        messages.info(request, _("You will stand up when this hand ends; your chips then go back to your bankroll."))
+        if club_table:
+            messages.info(request, _("You will stand up when this hand ends; your chips then go back to your club chips."))
+        else:
+            messages.info(request, _("You will stand up when this hand ends; your chips then go back to your bankroll."))
         return redirect(_table_url(table_id))
-    messages.success(request, _("You stood up; %(chips)s chips are back in your bankroll.") % {"chips": _chips(seat.stack)})
+    if club_table:
+        messages.success(request, _("You stood up; %(chips)s chips are back in your club chips.") % {"chips": _chips(seat.stack)})
+    else:
+        messages.success(request, _("You stood up; %(chips)s chips are back in your bankroll.") % {"chips": _chips(seat.stack)})
     if _may_watch(request, table_id):
         return redirect(_table_url(table_id))
     return redirect("lobby")

@@ -75,7 +75,7 @@ def _sign_up(browser: Any, base: str, name: str, viewport: dict[str, int]) -> An
 def _new_table(page: Any, base: str, name: str, seats: int) -> str:
     page.goto(base + "/tables/new/")
     page.fill("input[name=name]", name)
-    page.check(f"input[name=max_seats][value=\"{seats}\"]")
+    page.select_option("select[name=max_seats]", str(seats))
     page.click("main form button[type=submit]")
     page.wait_for_url(re.compile(r".*/tables/\d+/$"))
     return page.url
