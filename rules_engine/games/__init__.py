@@ -46,6 +46,9 @@ _REGISTRY: dict[str, str] = {
     "F7S/8": "rules_engine.games.stud:SevenCardStudHiLo",
     "FR": "rules_engine.games.stud:Razz",
     "F5S": "rules_engine.games.stud:FiveCardStud",  # ours
+    # Five-card draw (rules_engine.games.draw)
+    "F5D": "rules_engine.games.draw:FixedLimitFiveCardDraw",  # ours
+    "P5D": "rules_engine.games.draw:PotLimitFiveCardDraw",  # ours
 }
 
 

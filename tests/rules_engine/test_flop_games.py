@@ -128,7 +128,7 @@ def random_hand(code: str, rng: random.Random, players: int | None = None, timeo
 
 
 def test_every_classic_code_is_registered() -> None:
-    assert set(FLOP_CODES) <= set(variant_codes())
+    assert set(CLASSIC_CODES) <= set(variant_codes())
     for code in FLOP_CODES:
         V = get_variant(code)
         assert (V.code, V.CODE, V.FAMILY) == (code, code, "flop")
