@@ -220,7 +220,7 @@ def present(*, view: dict[str, Any] | None, seats: list[dict[str, Any]], players
         # After the hand the pot has been paid out; show what was played for.
         "pot": sum(p["amount"] for p in result["pots"]) if result else view["pot"],
         "result": result,
-        "scoop_name": scoop_name,
+        "scoop_name": scoop_name if family == "pp" or _is_hilo(result) else None,
         "showdown": bool(result and result.get("showdown")),
         "clock_kind": view.get("clock") or "",
     }
@@ -270,12 +270,26 @@ def _pp_boards(view: dict[str, Any], names: dict[int, str]) -> list[BoardRow]:
     return boards
 
 
+def _is_hilo(result: dict[str, Any] | None) -> bool:
+    return bool(result) and any(b.get("half") == "low" for p in result["pots"] for b in p.get("boards") or [])  # type: ignore[index]
+
+
 def _generic_wins(result: dict[str, Any] | None, names: dict[int, str]) -> list[dict[str, Any]]:
     """Who won what in a one-board game: per pot, each winner with amount, hand and side."""
     if not result:
         return []
     out = []
     for pot in result.get("pots") or []:
+        if pot.get("boards"):
+            for board in pot["boards"]:
+                for w in board.get("winners") or []:
+                    out.append({
+                        "name": names.get(w.get("seat"), "?"), "amount": w.get("amount", 0),
+                        "category": category_name(w.get("category")), "cards": list(w.get("cards") or []),
+                        "side": board.get("half", ""), "pot": pot.get("index", 0),
+                        "split": len(board.get("winners") or []) > 1,
+                    })
+            continue
         winners = pot.get("winners")
         if isinstance(winners, list) and winners and isinstance(winners[0], dict):
             for w in winners:

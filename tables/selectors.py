@@ -181,6 +181,7 @@ def table_context(*, table_id: int, user: Any) -> dict[str, Any] | None:
         "me": me,
         "my_turn": bool(view and me is not None and me in (view.get("actors") or []) and view["phase"] != "over"),
         "recent_hands": recent,
+        "game_label": game_name(table.game),
         "on_break": bool(my_seat and (my_seat.sitting_out or my_seat.break_next)),
     })
     return context
