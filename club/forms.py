@@ -67,3 +67,51 @@ class ThrottledAuthenticationForm(AuthenticationForm):
             raise
         throttle.forget_failures(username=username)
         return cleaned
+
+
+# -- Clubs (issue #5) --------------------------------------------------------------------------
+
+
+def _game_choices() -> list[tuple[str, str]]:
+    from club.ports import tables_port
+
+    return tables_port().games()
+
+
+class ClubForm(forms.Form):
+    name = forms.CharField(label=_("Club name"), max_length=60)
+    description = forms.CharField(
+        label=_("Short description"), max_length=300, required=False,
+        widget=forms.Textarea(attrs={"rows": 3}),
+        help_text=_("Where and when you play, in a sentence or two."),
+    )
+    language = forms.ChoiceField(label=_("Club language"), choices=(("he", "עברית"), ("ru", "Русский"), ("en", "English")),
+                                 initial="he")
+    default_game = forms.ChoiceField(label=_("Usual game"), choices=())
+    default_speed = forms.ChoiceField(
+        label=_("Usual speed"), widget=forms.RadioSelect, initial="medium",
+        choices=(("slow", _("Slow")), ("medium", _("Medium")), ("fast", _("Fast"))),
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["default_game"].choices = _game_choices()
+
+
+class InviteForm(forms.Form):
+    EXPIRY = (("", _("Never")), ("1", _("In a day")), ("7", _("In a week")), ("30", _("In a month")))
+
+    expires_in = forms.ChoiceField(label=_("The link expires"), choices=EXPIRY, required=False)
+    max_uses = forms.IntegerField(label=_("How many people can use it"), min_value=1, max_value=1000, required=False,
+                                  help_text=_("Leave empty for no limit."))
+
+
+class ChipsForm(forms.Form):
+    direction = forms.ChoiceField(choices=(("grant", _("Give")), ("take", _("Take"))), widget=forms.RadioSelect,
+                                  initial="grant", label=_("Give or take"))
+    amount = forms.IntegerField(label=_("Chips"), min_value=1, max_value=10**9)
+    reason = forms.CharField(label=_("Reason"), max_length=200)
+
+
+class JoinRequestForm(forms.Form):
+    message = forms.CharField(label=_("A word to the hosts (optional)"), max_length=200, required=False)

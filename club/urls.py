@@ -1,7 +1,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from club import views
+from club import views, views_clubs
 
 urlpatterns = [
     path("accounts/signup/", views.signup, name="signup"),
@@ -9,4 +9,24 @@ urlpatterns = [
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("accounts/me/", views.profile, name="profile"),
     path("accounts/me/top-up/", views.top_up, name="top_up"),
+    # Clubs (issue #5)
+    path("clubs/", views_clubs.my_clubs, name="my_clubs"),
+    path("clubs/new/", views_clubs.club_new, name="club_new"),
+    path("clubs/join/<str:code>/", views_clubs.club_join, name="club_join"),
+    path("clubs/<int:club_id>/", views_clubs.club_home, name="club_home"),
+    path("clubs/<int:club_id>/ask/", views_clubs.club_request_join, name="club_request_join"),
+    path("clubs/<int:club_id>/leave/", views_clubs.club_leave, name="club_leave"),
+    path("clubs/<int:club_id>/members/", views_clubs.club_members, name="club_members"),
+    path("clubs/<int:club_id>/members/<int:user_id>/chips/", views_clubs.member_chips, name="club_member_chips"),
+    path("clubs/<int:club_id>/members/<int:user_id>/role/", views_clubs.member_role, name="club_member_role"),
+    path("clubs/<int:club_id>/members/<int:user_id>/remove/", views_clubs.member_remove, name="club_member_remove"),
+    path("clubs/<int:club_id>/requests/<int:request_id>/<str:answer>/", views_clubs.request_answer, name="club_request_answer"),
+    path("clubs/<int:club_id>/invites/", views_clubs.club_invites, name="club_invites"),
+    path("clubs/<int:club_id>/invites/<int:invite_id>/revoke/", views_clubs.invite_revoke, name="club_invite_revoke"),
+    path("clubs/<int:club_id>/ledger/", views_clubs.club_ledger, name="club_ledger"),
+    path("clubs/<int:club_id>/sessions/", views_clubs.club_sessions, name="club_sessions"),
+    path("clubs/<int:club_id>/sessions/start/", views_clubs.session_start, name="club_session_start"),
+    path("clubs/<int:club_id>/sessions/<int:session_id>/", views_clubs.session_page, name="club_session"),
+    path("clubs/<int:club_id>/sessions/<int:session_id>/end/", views_clubs.session_end, name="club_session_end"),
+    path("clubs/<int:club_id>/leaderboard/", views_clubs.club_leaderboard, name="club_leaderboard"),
 ]

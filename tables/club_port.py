@@ -9,14 +9,14 @@ from django.db.models import Count, Sum
 from django.urls import reverse
 
 from club.ports import ClubTable
-from tables.models import LIVE_GAMES, Seat, SeatRequest, Table
+from tables.models import Seat, SeatRequest, Table
 
 
 class TablesForClubs:
     def games(self) -> list[tuple[str, str]]:
-        from tables.selectors import game_catalogue
+        from tables.selectors import live_games
 
-        return [(g.code, str(g.name)) for g in game_catalogue() if g.code in LIVE_GAMES]
+        return live_games()
 
     def club_tables(self, *, club_id: int) -> list[ClubTable]:
         names = dict(self.games())

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from tables import views, views_hand, views_hands, views_lobby
+from tables import views, views_club, views_hand, views_hands, views_lobby
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -11,6 +11,12 @@ urlpatterns = [
     path("tables/<int:table_id>/invite/", views_lobby.table_invite, name="table_invite"),
     path("tables/<int:table_id>/sit/", views_lobby.table_sit, name="table_sit"),
     path("tables/<int:table_id>/leave/", views_lobby.table_leave, name="table_leave"),
+    # Club tables (issue #5): a host opens them and runs them from the table page.
+    path("clubs/<int:club_id>/tables/new/", views_club.club_table_new, name="club_table_new"),
+    path("tables/<int:table_id>/host/sit-out/", views_club.table_host_sit_out, name="table_host_sit_out"),
+    path("tables/<int:table_id>/host/requests/<int:request_id>/<str:answer>/", views_club.table_seat_request_answer,
+         name="table_seat_request_answer"),
+    path("tables/<int:table_id>/host/<str:action>/", views_club.table_host_action, name="table_host_action"),
     path("tables/<int:table_id>/hands/<int:number>/", views_hands.hand_history, name="hand_history"),
     path("tables/<int:table_id>/hands/<int:number>.phh", views_hands.hand_history_phh, name="hand_history_phh"),
 ]

@@ -1,0 +1,418 @@
+"""Club pages: my clubs, a club's home, members, invites, ledger, sessions, leaderboard, joining.
+
+Views only translate: parse a form, call one service or selector, render or redirect. Every
+page works without JavaScript; with htmx, the parts that change (the leaderboard's period, a
+session's live results) come back alone (``page.html#part``, chosen by ``HX-Target``).
+
+Who sees what: a club's pages other than its front page are a 404 to anyone who is not a member
+(as if the club had no such page); a member who asks for a host's page gets a 403. The front page
+shows outsiders the club's name and description and lets them ask to join.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+from urllib.parse import urlencode
+
+from django.contrib import messages
+from django.contrib.auth import get_user_model
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils import formats, timezone
+from django.utils.cache import patch_vary_headers
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from club import selectors, services
+from club.forms import ChipsForm, ClubForm, InviteForm, JoinRequestForm
+from club.models import Club, ClubInvite, ClubSession, JoinRequest, Membership
+
+LEADERBOARD_TARGET = "leaderboard"
+SESSION_TARGET = "session-results"
+
+
+def _chips(n: int) -> str:
+    return formats.number_format(n, force_grouping=True)
+
+
+def _htmx_target(request: HttpRequest) -> str | None:
+    htmx = getattr(request, "htmx", None)
+    return htmx.target if htmx else None
+
+
+def _render(request: HttpRequest, template: str, context: dict[str, Any], parts: tuple[str, ...] = ()) -> HttpResponse:
+    """The page, or only the part named by the htmx target (``page.html#part``)."""
+    target = _htmx_target(request)
+    name = f"{template}#{target}" if target in parts else template
+    response = render(request, name, context)
+    patch_vary_headers(response, ("HX-Request", "HX-Target"))
+    return response
+
+
+def _club(club_id: int) -> Club:
+    return get_object_or_404(Club, pk=club_id)
+
+
+def _member(request: HttpRequest, club: Club) -> Membership:
+    m = selectors.membership_of(club=club, user=request.user)
+    if m is None:
+        raise Http404
+    return m
+
+
+def _host(request: HttpRequest, club: Club) -> Membership:
+    m = _member(request, club)
+    if not m.is_host:
+        raise PermissionDenied
+    return m
+
+
+def _base(request: HttpRequest, club: Club, membership: Membership | None, tab: str) -> dict[str, Any]:
+    return {"club": club, "membership": membership, "is_host": bool(membership and membership.is_host),
+            "is_owner": bool(membership and membership.role == Membership.Role.OWNER), "tab": tab}
+
+
+def _refused(request: HttpRequest, exc: Exception) -> None:
+    messages.error(request, str(exc))
+
+
+# -- My clubs and a new club -----------------------------------------------------------------
+
+
+@login_required
+def my_clubs(request: HttpRequest) -> HttpResponse:
+    waiting = list(
+        JoinRequest.objects.filter(user=request.user, status=JoinRequest.Status.PENDING).select_related("club")
+    )
+    return _render(request, "club/my_clubs.html", {"memberships": selectors.clubs_for(user=request.user), "waiting": waiting})
+
+
+@login_required
+def club_new(request: HttpRequest) -> HttpResponse:
+    if request.method == "POST":
+        form = ClubForm(request.POST)
+        if form.is_valid():
+            try:
+                club = services.club_create(user=request.user, **form.cleaned_data)
+            except services.ClubError as exc:
+                form.add_error(None, str(exc))
+            else:
+                messages.success(request, _("Your club is open. Invite your players with a link."))
+                return redirect("club_invites", club_id=club.pk)
+    else:
+        lang = getattr(request, "LANGUAGE_CODE", "en")
+        form = ClubForm(initial={"language": lang if lang in ("he", "ru", "en") else "en"})
+    return render(request, "club/club_new.html", {"form": form})
+
+
+# -- A club's front page ---------------------------------------------------------------------
+
+
+def club_home(request: HttpRequest, club_id: int) -> HttpResponse:
+    club = _club(club_id)
+    membership = selectors.membership_of(club=club, user=request.user)
+    context = _base(request, club, membership, "home")
+    if membership is None:
+        context.update({
+            "pending": selectors.my_pending_request(club=club, user=request.user),
+            "member_count": Membership.objects.filter(club=club, active=True).count(),
+            "request_form": JoinRequestForm(),
+        })
+        return render(request, "club/club_about.html", context)
+    context.update(_leaderboard_context(request, club))
+    session = selectors.current_session(club=club)
+    context.update({
+        "tables": selectors.club_tables(club=club),
+        "session": session,
+        "standings": selectors.session_standings(session=session) if session else [],
+        "members": selectors.club_members(club=club),
+        "requests": selectors.pending_requests(club=club) if membership.is_host else [],
+    })
+    return _render(request, "club/club_home.html", context, parts=(LEADERBOARD_TARGET,))
+
+
+@require_POST
+def club_request_join(request: HttpRequest, club_id: int) -> HttpResponseRedirect:
+    club = _club(club_id)
+    if not request.user.is_authenticated:
+        return redirect(f"{reverse('login')}?{urlencode({'next': reverse('club_home', args=[club.pk])})}")
+    form = JoinRequestForm(request.POST)
+    message = form.cleaned_data["message"] if form.is_valid() else ""
+    try:
+        services.club_request_join(club=club, user=request.user, message=message)
+    except services.ClubError as exc:
+        _refused(request, exc)
+    else:
+        messages.success(request, _("Your request is with the club's hosts. You will see the club in My clubs once they let you in."))
+    return redirect("club_home", club_id=club.pk)
+
+
+@require_POST
+@login_required
+def club_leave(request: HttpRequest, club_id: int) -> HttpResponseRedirect:
+    club = _club(club_id)
+    _member(request, club)
+    try:
+        services.club_leave(club=club, user=request.user)
+    except services.ClubError as exc:
+        _refused(request, exc)
+        return redirect("club_home", club_id=club.pk)
+    messages.success(request, _("You left %(club)s. Your club chips stay with the club if you come back.") % {"club": club.name})
+    return redirect("my_clubs")
+
+
+# -- Members ---------------------------------------------------------------------------------
+
+
+@login_required
+def club_members(request: HttpRequest, club_id: int) -> HttpResponse:
+    club = _club(club_id)
+    membership = _member(request, club)
+    context = _base(request, club, membership, "members")
+    context.update({
+        "members": selectors.club_members(club=club),
+        "requests": selectors.pending_requests(club=club) if membership.is_host else [],
+        "chips_form": ChipsForm(),
+    })
+    return render(request, "club/members.html", context)
+
+
+def _target_user(user_id: int) -> Any:
+    return get_object_or_404(get_user_model(), pk=user_id)
+
+
+@require_POST
+@login_required
+def member_chips(request: HttpRequest, club_id: int, user_id: int) -> HttpResponseRedirect:
+    club = _club(club_id)
+    _host(request, club)
+    user = _target_user(user_id)
+    form = ChipsForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Give a whole number of chips and a reason."))
+        return redirect("club_members", club_id=club.pk)
+    data = form.cleaned_data
+    call = services.club_chips_grant if data["direction"] == "grant" else services.club_chips_take
+    try:
+        entry = call(club=club, by=request.user, user=user, amount=data["amount"], reason=data["reason"])
+    except services.ClubError as exc:
+        _refused(request, exc)
+    else:
+        messages.success(request, _("%(name)s now has %(chips)s club chips.") % {
+            "name": selectors.display_name(user), "chips": _chips(int(entry.balance_after or 0))})
+    return redirect("club_members", club_id=club.pk)
+
+
+@require_POST
+@login_required
+def member_role(request: HttpRequest, club_id: int, user_id: int) -> HttpResponseRedirect:
+    club = _club(club_id)
+    _member(request, club)
+    user = _target_user(user_id)
+    try:
+        services.club_set_role(club=club, by=request.user, user=user, role=request.POST.get("role", ""))
+    except services.NotAllowed as exc:
+        raise PermissionDenied from exc
+    except services.ClubError as exc:
+        _refused(request, exc)
+    else:
+        messages.success(request, _("%(name)s's role is changed.") % {"name": selectors.display_name(user)})
+    return redirect("club_members", club_id=club.pk)
+
+
+@require_POST
+@login_required
+def member_remove(request: HttpRequest, club_id: int, user_id: int) -> HttpResponseRedirect:
+    club = _club(club_id)
+    _host(request, club)
+    user = _target_user(user_id)
+    try:
+        services.club_remove_member(club=club, by=request.user, user=user)
+    except services.ClubError as exc:
+        _refused(request, exc)
+    else:
+        messages.success(request, _("%(name)s is no longer a member. Their seats were settled into their club chips.")
+                         % {"name": selectors.display_name(user)})
+    return redirect("club_members", club_id=club.pk)
+
+
+@require_POST
+@login_required
+def request_answer(request: HttpRequest, club_id: int, request_id: int, answer: str) -> HttpResponseRedirect:
+    if answer not in ("approve", "decline"):
+        raise Http404
+    club = _club(club_id)
+    _host(request, club)
+    join_request = get_object_or_404(JoinRequest, pk=request_id, club=club)
+    call = services.club_request_approve if answer == "approve" else services.club_request_decline
+    try:
+        call(join_request=join_request, by=request.user)
+    except services.ClubError as exc:
+        _refused(request, exc)
+    else:
+        name = selectors.display_name(join_request.user)
+        if answer == "approve":
+            messages.success(request, _("%(name)s is now a member.") % {"name": name})
+        else:
+            messages.info(request, _("You declined %(name)s's request.") % {"name": name})
+    return redirect("club_home" if request.POST.get("back") == "home" else "club_members", club_id=club.pk)
+
+
+# -- Invites ---------------------------------------------------------------------------------
+
+
+def _invite_url(request: HttpRequest, invite: ClubInvite) -> str:
+    return request.build_absolute_uri(reverse("club_join", kwargs={"code": invite.code}))
+
+
+@login_required
+def club_invites(request: HttpRequest, club_id: int) -> HttpResponse:
+    club = _club(club_id)
+    membership = _host(request, club)
+    if request.method == "POST":
+        form = InviteForm(request.POST)
+        if form.is_valid():
+            days = form.cleaned_data["expires_in"]
+            expires = timezone.now() + dt.timedelta(days=int(days)) if days else None
+            try:
+                services.club_invite_create(club=club, by=request.user, expires=expires, max_uses=form.cleaned_data["max_uses"])
+            except services.ClubError as exc:
+                form.add_error(None, str(exc))
+            else:
+                messages.success(request, _("A new invite link is ready: copy it and send it to your players."))
+                return redirect("club_invites", club_id=club.pk)
+    else:
+        form = InviteForm()
+    invites = selectors.club_invites(club=club)
+    for inv in invites:
+        inv.url = _invite_url(request, inv)  # type: ignore[attr-defined]
+    context = _base(request, club, membership, "invites")
+    context.update({"form": form, "invites": invites})
+    return render(request, "club/invites.html", context)
+
+
+@require_POST
+@login_required
+def invite_revoke(request: HttpRequest, club_id: int, invite_id: int) -> HttpResponseRedirect:
+    club = _club(club_id)
+    _host(request, club)
+    invite = get_object_or_404(ClubInvite, pk=invite_id, club=club)
+    services.club_invite_revoke(invite=invite, by=request.user)
+    messages.info(request, _("The link no longer works."))
+    return redirect("club_invites", club_id=club.pk)
+
+
+def club_join(request: HttpRequest, code: str) -> HttpResponse:
+    """The page an invite link opens: who invites you, and a button to join."""
+    invite = selectors.invite_by_code(code=code[:64])
+    if invite is None:
+        raise Http404
+    club = invite.club
+    membership = selectors.membership_of(club=club, user=request.user)
+    if request.method == "POST" and request.user.is_authenticated:
+        try:
+            services.club_join_by_invite(code=invite.code, user=request.user)
+        except services.ClubError as exc:
+            _refused(request, exc)
+        else:
+            if membership is None:
+                messages.success(request, _("Welcome to %(club)s!") % {"club": club.name})
+            return redirect("club_home", club_id=club.pk)
+    context = {
+        "club": club, "invite": invite, "membership": membership, "usable": invite.usable(timezone.now()),
+        "member_count": Membership.objects.filter(club=club, active=True).count(),
+        "next": reverse("club_join", kwargs={"code": invite.code}),
+    }
+    return render(request, "club/join.html", context)
+
+
+# -- Ledger ----------------------------------------------------------------------------------
+
+
+@login_required
+def club_ledger(request: HttpRequest, club_id: int) -> HttpResponse:
+    """A member sees their own club-chip statement; hosts see everyone's (or one member's)."""
+    club = _club(club_id)
+    membership = _member(request, club)
+    context = _base(request, club, membership, "ledger")
+    who: Any = request.user
+    if membership.is_host:
+        raw = request.GET.get("member", "")
+        who = get_user_model().objects.filter(pk=int(raw)).first() if raw.isdigit() else None
+        context["members"] = selectors.club_members(club=club)
+        context["member_filter"] = who.pk if who is not None else None
+    context["entries"] = selectors.club_ledger(club=club, user=who)
+    context["whose"] = who
+    return render(request, "club/ledger.html", context)
+
+
+# -- Sessions and leaderboard ----------------------------------------------------------------
+
+
+@login_required
+def club_sessions(request: HttpRequest, club_id: int) -> HttpResponse:
+    club = _club(club_id)
+    membership = _member(request, club)
+    context = _base(request, club, membership, "sessions")
+    context.update({"sessions": selectors.club_sessions(club=club), "current": selectors.current_session(club=club)})
+    return render(request, "club/sessions.html", context)
+
+
+@login_required
+def session_page(request: HttpRequest, club_id: int, session_id: int) -> HttpResponse:
+    club = _club(club_id)
+    membership = _member(request, club)
+    session = get_object_or_404(ClubSession, pk=session_id, club=club)
+    context = _base(request, club, membership, "sessions")
+    context.update({"session": session, "standings": selectors.session_standings(session=session),
+                    "tables": selectors.club_tables(club=club) if session.is_open else []})
+    return _render(request, "club/session.html", context, parts=(SESSION_TARGET,))
+
+
+@require_POST
+@login_required
+def session_start(request: HttpRequest, club_id: int) -> HttpResponseRedirect:
+    club = _club(club_id)
+    _host(request, club)
+    try:
+        session = services.club_session_start(club=club, by=request.user)
+    except services.ClubError as exc:
+        _refused(request, exc)
+        return redirect("club_home", club_id=club.pk)
+    messages.success(request, _("The session has started: every hand at the club's tables counts now."))
+    return redirect("club_session", club_id=club.pk, session_id=session.pk)
+
+
+@require_POST
+@login_required
+def session_end(request: HttpRequest, club_id: int, session_id: int) -> HttpResponseRedirect:
+    club = _club(club_id)
+    _host(request, club)
+    session = get_object_or_404(ClubSession, pk=session_id, club=club)
+    try:
+        services.club_session_end(session=session, by=request.user)
+    except services.ClubError as exc:
+        _refused(request, exc)
+    else:
+        messages.success(request, _("The session has ended. Its results are in the leaderboard."))
+    return redirect("club_session", club_id=club.pk, session_id=session.pk)
+
+
+def _leaderboard_context(request: HttpRequest, club: Club) -> dict[str, Any]:
+    period = request.GET.get("period", "month")
+    if period not in selectors.PERIODS:
+        period = "month"
+    return {"period": period, "leaderboard": selectors.club_leaderboard(club=club, period=period)}
+
+
+@login_required
+def club_leaderboard(request: HttpRequest, club_id: int) -> HttpResponse:
+    club = _club(club_id)
+    membership = _member(request, club)
+    context = _base(request, club, membership, "leaderboard")
+    context.update(_leaderboard_context(request, club))
+    return _render(request, "club/leaderboard.html", context, parts=(LEADERBOARD_TARGET,))

@@ -1,0 +1,155 @@
+"""Club tables: a host opens one, and runs it from the host panel on the table page.
+
+Views only translate: the services (``tables.services``, ``tables.hosting``) check that the user
+hosts the table's club. Pages of a club a visitor is not a member of are a 404.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_POST
+
+from club import selectors as club_selectors
+from club.models import Club
+from tables import hosting, selectors, services
+from tables.models import LIVE_GAMES, Table
+
+
+class ClubTableForm(forms.Form):
+    name = forms.CharField(label=gettext_lazy("Table name"), max_length=60)
+    game = forms.ChoiceField(label=gettext_lazy("Game"), choices=())
+    small_blind = forms.IntegerField(label=gettext_lazy("Small blind"), min_value=1, max_value=1_000_000)
+    big_blind = forms.IntegerField(label=gettext_lazy("Big blind"), min_value=2, max_value=2_000_000)
+    speed = forms.ChoiceField(label=gettext_lazy("Speed"), choices=Table.Speed.choices, widget=forms.RadioSelect)
+    max_seats = forms.IntegerField(label=gettext_lazy("Seats"), min_value=2, max_value=10, initial=3,
+                                   help_text=gettext_lazy("Patch-Patch seats two or three."))
+    min_buy_in_bb = forms.IntegerField(label=gettext_lazy("Smallest buy-in, in big blinds"), min_value=1, max_value=10_000, initial=5)
+    max_buy_in_bb = forms.IntegerField(label=gettext_lazy("Largest buy-in, in big blinds"), min_value=1, max_value=10_000, initial=150)
+    seat_approval = forms.BooleanField(
+        label=gettext_lazy("A host approves every seat"), required=False,
+        help_text=gettext_lazy("Members ask for a seat and a host lets them sit. Hosts sit down directly."),
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["game"].choices = selectors.live_games()
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        sb, bb = data.get("small_blind"), data.get("big_blind")
+        if sb is not None and bb is not None and sb >= bb:
+            raise forms.ValidationError(_("The small blind must be smaller than the big blind."))
+        low, high = data.get("min_buy_in_bb"), data.get("max_buy_in_bb")
+        if low is not None and high is not None and low > high:
+            raise forms.ValidationError(_("The smallest buy-in cannot be larger than the largest."))
+        return data
+
+
+def _club_for_host(request: HttpRequest, club_id: int) -> Club:
+    club = get_object_or_404(Club, pk=club_id)
+    membership = club_selectors.membership_of(club=club, user=request.user)
+    if membership is None:
+        raise Http404
+    if not membership.is_host:
+        raise PermissionDenied
+    return club
+
+
+@login_required
+def club_table_new(request: HttpRequest, club_id: int) -> HttpResponse:
+    club = _club_for_host(request, club_id)
+    if request.method == "POST":
+        form = ClubTableForm(request.POST)
+        if form.is_valid():
+            data = form.cleaned_data
+            try:
+                table = services.table_create(creator=request.user, club=club, **data)
+            except services.TableError as exc:
+                form.add_error(None, str(exc))
+            else:
+                return redirect("table", table_id=table.id)
+    else:
+        form = ClubTableForm(initial={
+            "name": _("%(club)s table") % {"club": club.name}, "game": club.default_game if club.default_game in LIVE_GAMES else "PP",
+            "small_blind": 5, "big_blind": 10, "speed": club.default_speed,
+        })
+    return render(request, "tables/club_table_new.html", {"form": form, "club": club})
+
+
+def _back(table_id: int) -> HttpResponseRedirect:
+    return redirect(reverse("table", kwargs={"table_id": table_id}))
+
+
+def _table_of_a_club(request: HttpRequest, table_id: int) -> Table:
+    table = Table.objects.filter(id=table_id, club__isnull=False).first()
+    if table is None or not selectors.can_watch(table_id=table_id, user=request.user):
+        raise Http404
+    return table
+
+
+HOST_ACTIONS = {
+    "pause": (hosting.table_host_pause, gettext_lazy("The table pauses after this hand.")),
+    "resume": (hosting.table_host_resume, gettext_lazy("The table is open again.")),
+    "close": (hosting.table_host_close, gettext_lazy("The table closes after this hand; every stack goes back to its player's club chips.")),
+}
+
+
+@require_POST
+@login_required
+def table_host_action(request: HttpRequest, table_id: int, action: str) -> HttpResponseRedirect:
+    table = _table_of_a_club(request, table_id)
+    if action not in HOST_ACTIONS:
+        raise Http404
+    call, done = HOST_ACTIONS[action]
+    try:
+        call(table_id=table.id, by=request.user)
+    except services.TableError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(request, str(done))
+    if action == "close":
+        table.refresh_from_db()
+        if table.status == Table.Status.CLOSED:
+            return redirect("club_home", club_id=table.club_id)
+    return _back(table.id)
+
+
+@require_POST
+@login_required
+def table_host_sit_out(request: HttpRequest, table_id: int) -> HttpResponseRedirect:
+    table = _table_of_a_club(request, table_id)
+    raw = request.POST.get("user", "")
+    if not raw.isdigit():
+        messages.error(request, _("Choose a player."))
+        return _back(table.id)
+    try:
+        hosting.table_host_sit_out(table_id=table.id, by=request.user, user_id=int(raw))
+    except services.TableError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(request, _("The player sits out from the next hand until they tap \u201cI'm back\u201d."))
+    return _back(table.id)
+
+
+@require_POST
+@login_required
+def table_seat_request_answer(request: HttpRequest, table_id: int, request_id: int, answer: str) -> HttpResponseRedirect:
+    table = _table_of_a_club(request, table_id)
+    if answer not in ("approve", "decline"):
+        raise Http404
+    call = hosting.table_seat_request_approve if answer == "approve" else hosting.table_seat_request_decline
+    try:
+        call(request_id=request_id, by=request.user)
+    except services.TableError as exc:
+        messages.error(request, str(exc))
+    return _back(table.id)

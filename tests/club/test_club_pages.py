@@ -1,0 +1,317 @@
+"""Club pages through Django's test client: who sees what (404 for outsiders, 403 for members on
+hosts' pages), forms that call the services, htmx fragments, and the three languages."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from club import services
+from club.models import ClubInvite, ClubSession, JoinRequest, LedgerEntry, Membership
+from tables import services as table_services
+from tables.models import Seat, SeatRequest, Table
+from tests.club.helpers import balance, club_with_people, make_user
+
+pytestmark = pytest.mark.django_db
+
+
+def _client(user=None) -> Client:
+    c = Client()
+    if user is not None and user.is_authenticated:
+        c.force_login(user)
+    return c
+
+
+def _messages(res) -> list[str]:
+    return [str(m) for m in res.context["messages"]]
+
+
+ROLE_STATUS = {"owner": 200, "host": 200, "member": 200, "outsider": 404}
+
+
+@pytest.mark.parametrize("role", ["owner", "host", "member", "outsider", "anonymous"])
+@pytest.mark.parametrize("page", ["club_members", "club_ledger", "club_sessions", "club_leaderboard", "club_invites"])
+def test_member_pages_by_role(role: str, page: str) -> None:
+    p = club_with_people()
+    res = _client(p[role]).get(reverse(page, args=[p.club.pk]))
+    if role == "anonymous":
+        assert res.status_code == 302 and "/accounts/login/" in res["Location"]
+        return
+    expected = ROLE_STATUS[role]
+    if page == "club_invites" and role == "member":
+        expected = 403
+    assert res.status_code == expected
+
+
+def test_my_clubs_and_creating_a_club() -> None:
+    user = make_user("nora")
+    c = _client(user)
+    assert "not in a club yet" in c.get(reverse("my_clubs")).content.decode()
+    res = c.post(reverse("club_new"), {"name": "Nora's Nights", "description": "Tuesdays", "language": "ru",
+                                       "default_game": "PP", "default_speed": "slow"})
+    club = Membership.objects.get(user=user).club
+    assert res.status_code == 302 and res["Location"] == reverse("club_invites", args=[club.pk])
+    assert club.language == "ru" and club.default_speed == "slow"
+    body = c.get(reverse("my_clubs")).content.decode()
+    assert "Nora&#x27;s Nights" in body and "Owner" in body
+    bad = c.post(reverse("club_new"), {"name": "", "language": "en", "default_game": "PP", "default_speed": "slow"})
+    assert bad.status_code == 200 and Membership.objects.filter(user=user).count() == 1
+
+
+def test_anonymous_visitors_are_sent_to_log_in() -> None:
+    assert _client().get(reverse("my_clubs"))["Location"].startswith("/accounts/login/")
+    assert _client().get(reverse("club_new"))["Location"].startswith("/accounts/login/")
+
+
+def test_club_home_for_members_and_for_outsiders() -> None:
+    p = club_with_people(chips=2000)
+    t = table_services.table_create(creator=p.host, name="Kitchen felt", small_blind=5, big_blind=10, club=p.club)
+    home = _client(p.member).get(reverse("club_home", args=[p.club.pk])).content.decode()
+    assert "Kitchen felt" in home and reverse("table", args=[t.id]) in home
+    assert "2,000" in home  # my club chips
+    assert reverse("club_table_new", args=[p.club.pk]) not in home  # only hosts open tables
+    assert reverse("club_table_new", args=[p.club.pk]) in _client(p.host).get(reverse("club_home", args=[p.club.pk])).content.decode()
+    # An outsider sees the club's name and can ask to join, but none of its tables.
+    outside = _client(p.outsider).get(reverse("club_home", args=[p.club.pk])).content.decode()
+    assert p.club.name in outside and "Kitchen felt" not in outside and "Ask to join" in outside
+    anon = _client().get(reverse("club_home", args=[p.club.pk])).content.decode()
+    assert "Kitchen felt" not in anon and "Log in" in anon
+    assert _client().get(reverse("club_home", args=[99999])).status_code == 404
+
+
+def test_asking_to_join_and_a_host_letting_in() -> None:
+    p = club_with_people()
+    c = _client(p.outsider)
+    res = c.post(reverse("club_request_join", args=[p.club.pk]), {"message": "Olga sent me"}, follow=True)
+    assert "Your request is with the club" in res.content.decode()
+    req = JoinRequest.objects.get(user=p.outsider)
+    assert req.message == "Olga sent me"
+    members_page = _client(p.host).get(reverse("club_members", args=[p.club.pk])).content.decode()
+    assert "Olga sent me" in members_page
+    # A plain member cannot answer it.
+    assert _client(p.member).post(reverse("club_request_answer", args=[p.club.pk, req.pk, "approve"])).status_code == 403
+    _client(p.host).post(reverse("club_request_answer", args=[p.club.pk, req.pk, "approve"]))
+    assert Membership.objects.get(club=p.club, user=p.outsider).active
+    anon = _client().post(reverse("club_request_join", args=[p.club.pk]))
+    assert anon.status_code == 302 and "/accounts/login/" in anon["Location"]
+
+
+def test_invite_page_makes_and_revokes_links_and_the_join_page_works() -> None:
+    p = club_with_people()
+    host = _client(p.host)
+    host.post(reverse("club_invites", args=[p.club.pk]), {"expires_in": "7", "max_uses": "5"})
+    invite = ClubInvite.objects.get(club=p.club)
+    assert invite.max_uses == 5 and invite.expires is not None
+    page = host.get(reverse("club_invites", args=[p.club.pk])).content.decode()
+    join_url = reverse("club_join", args=[invite.code])
+    assert join_url in page
+    # The join page: anonymous visitors are offered sign-up and log-in that come back here.
+    anon = _client().get(join_url).content.decode()
+    assert p.club.name in anon and "next=" + join_url in anon
+    newbie = make_user("newbie")
+    c = _client(newbie)
+    assert "Join" in c.get(join_url).content.decode()
+    res = c.post(join_url)
+    assert res.status_code == 302 and res["Location"] == reverse("club_home", args=[p.club.pk])
+    assert Membership.objects.get(club=p.club, user=newbie).active
+    host.post(reverse("club_invite_revoke", args=[p.club.pk, invite.pk]))
+    late = make_user("late")
+    body = _client(late).get(join_url).content.decode()
+    assert "not valid any more" in body
+    _client(late).post(join_url)
+    assert not Membership.objects.filter(club=p.club, user=late).exists()
+    assert _client(late).get(reverse("club_join", args=["nope"])).status_code == 404
+
+
+def test_host_gives_and_takes_chips_with_a_reason_and_members_see_their_statement() -> None:
+    p = club_with_people()
+    host = _client(p.host)
+    url = reverse("club_member_chips", args=[p.club.pk, p.member.pk])
+    host.post(url, {"direction": "grant", "amount": "1500", "reason": "season start"})
+    host.post(url, {"direction": "take", "amount": "200", "reason": "pizza"})
+    res = host.post(url, {"direction": "grant", "amount": "10", "reason": ""}, follow=True)
+    assert "reason" in " ".join(_messages(res))
+    assert balance(p.club, p.member) == 1300
+    mine = _client(p.member).get(reverse("club_ledger", args=[p.club.pk])).content.decode()
+    assert "season start" in mine and "pizza" in mine and "1,300" in mine
+    # A member cannot move chips, and sees only their own statement.
+    assert _client(p.member).post(url, {"direction": "grant", "amount": "5", "reason": "me"}).status_code == 403
+    services.club_chips_grant(club=p.club, by=p.owner, user=p.host, amount=77, reason="host's own")
+    assert "host&#x27;s own" not in _client(p.member).get(reverse("club_ledger", args=[p.club.pk])).content.decode()
+    everyone = host.get(reverse("club_ledger", args=[p.club.pk])).content.decode()
+    assert "host&#x27;s own" in everyone and "pizza" in everyone
+    only = host.get(reverse("club_ledger", args=[p.club.pk]) + f"?member={p.host.pk}").content.decode()
+    assert "host&#x27;s own" in only and "pizza" not in only
+
+
+def test_roles_and_removal_from_the_members_page() -> None:
+    p = club_with_people(chips=500)
+    owner = _client(p.owner)
+    owner.post(reverse("club_member_role", args=[p.club.pk, p.member.pk]), {"role": "host"})
+    assert Membership.objects.get(club=p.club, user=p.member).role == "host"
+    assert _client(p.host).post(reverse("club_member_role", args=[p.club.pk, p.member.pk]), {"role": "member"}).status_code == 403
+    table = table_services.table_create(creator=p.host, name="T", small_blind=5, big_blind=10, club=p.club)
+    table_services.table_take_seat(table_id=table.id, user=p.member, buy_in=400)
+    owner.post(reverse("club_member_remove", args=[p.club.pk, p.member.pk]))
+    m = Membership.objects.get(club=p.club, user=p.member)
+    assert not m.active and m.balance == 500 and not Seat.objects.filter(table=table).exists()
+    # Removed: the club's pages and tables are closed to them now.
+    assert _client(p.member).get(reverse("club_members", args=[p.club.pk])).status_code == 404
+    assert _client(p.member).get(reverse("table", args=[table.id])).status_code == 404
+
+
+def test_leaving_the_club() -> None:
+    p = club_with_people()
+    res = _client(p.member).post(reverse("club_leave", args=[p.club.pk]))
+    assert res["Location"] == reverse("my_clubs")
+    assert not Membership.objects.get(club=p.club, user=p.member).active
+    res = _client(p.owner).post(reverse("club_leave", args=[p.club.pk]), follow=True)
+    assert "hand the club" in " ".join(_messages(res))
+
+
+def test_sessions_pages_and_live_fragment() -> None:
+    p = club_with_people()
+    assert _client(p.member).post(reverse("club_session_start", args=[p.club.pk])).status_code == 403
+    res = _client(p.host).post(reverse("club_session_start", args=[p.club.pk]))
+    session = ClubSession.objects.get(club=p.club)
+    assert res["Location"] == reverse("club_session", args=[p.club.pk, session.pk])
+    services.club_hand_played(club_id=p.club.pk, table_id=1, hand_id=1, game="PP", results=[
+        {"user": p.host, "net": 60, "won": 90, "boards_won": 2, "scoop": False},
+        {"user": p.member, "net": -60, "won": 30, "boards_won": 1, "scoop": False},
+    ])
+    url = reverse("club_session", args=[p.club.pk, session.pk])
+    page = _client(p.member).get(url).content.decode()
+    assert 'hx-trigger="every 5s"' in page and "+60" in page and "-60" in page
+    frag = _client(p.member).get(url, headers={"HX-Request": "true", "HX-Target": "session-results"})
+    body = frag.content.decode()
+    assert "<html" not in body and 'id="session-results"' in body and "+60" in body
+    _client(p.host).post(reverse("club_session_end", args=[p.club.pk, session.pk]))
+    ended = _client(p.member).get(url).content.decode()
+    assert "every 5s" not in ended  # nothing to poll once it ended
+    listing = _client(p.member).get(reverse("club_sessions", args=[p.club.pk])).content.decode()
+    assert url in listing
+    assert _client(p.outsider).get(url).status_code == 404
+
+
+def test_leaderboard_periods_and_fragment() -> None:
+    p = club_with_people()
+    session = services.club_session_start(club=p.club, by=p.host)
+    services.club_hand_played(club_id=p.club.pk, table_id=1, hand_id=1, game="PP", results=[
+        {"user": p.host, "net": 25, "won": 50, "boards_won": 3, "scoop": True},
+        {"user": p.member, "net": -25, "won": 0, "boards_won": 0, "scoop": False},
+    ])
+    assert session.pk
+    url = reverse("club_leaderboard", args=[p.club.pk])
+    for period in ("month", "season", "all", "bogus"):
+        body = _client(p.member).get(url, {"period": period}).content.decode()
+        assert "+25" in body and "-25" in body
+    frag = _client(p.member).get(url, {"period": "all"}, headers={"HX-Request": "true", "HX-Target": "leaderboard"})
+    assert "<html" not in frag.content.decode() and 'id="leaderboard"' in frag.content.decode()
+    assert "HX-Request" in frag["Vary"]
+    home_frag = _client(p.member).get(reverse("club_home", args=[p.club.pk]), {"period": "season"},
+                                      headers={"HX-Request": "true", "HX-Target": "leaderboard"})
+    assert "<html" not in home_frag.content.decode() and "+25" in home_frag.content.decode()
+
+
+# -- The club table's page ------------------------------------------------------------------
+
+
+def test_host_opens_a_club_table_from_the_form() -> None:
+    p = club_with_people()
+    url = reverse("club_table_new", args=[p.club.pk])
+    assert _client(p.member).get(url).status_code == 403
+    assert _client(p.outsider).get(url).status_code == 404
+    form = _client(p.host).get(url).content.decode()
+    assert "Patch-Patch" in form
+    res = _client(p.host).post(url, {"name": "Odd blinds", "game": "PP", "small_blind": "3", "big_blind": "7", "speed": "fast",
+                                     "max_seats": "2", "min_buy_in_bb": "10", "max_buy_in_bb": "50", "seat_approval": "on"})
+    table = Table.objects.get(name="Odd blinds")
+    assert res["Location"] == reverse("table", args=[table.id])
+    assert (table.club_id, table.is_public, table.small_blind, table.big_blind, table.max_seats, table.seat_approval) == (
+        p.club.pk, False, 3, 7, 2, True)
+    bad = _client(p.host).post(url, {"name": "Bad", "game": "PP", "small_blind": "7", "big_blind": "7", "speed": "fast",
+                                     "max_seats": "2", "min_buy_in_bb": "10", "max_buy_in_bb": "50"})
+    assert bad.status_code == 200 and not Table.objects.filter(name="Bad").exists()
+
+
+def test_club_table_page_buy_in_from_club_chips_and_404_for_outsiders() -> None:
+    p = club_with_people(chips=3000)
+    table = table_services.table_create(creator=p.host, name="Den", small_blind=25, big_blind=50, club=p.club)
+    url = reverse("table", args=[table.id])
+    assert _client(p.outsider).get(url).status_code == 404
+    assert _client().get(url).status_code == 404
+    assert _client(p.outsider).get(url + f"?invite={table.invite_code}").status_code in (302, 404)
+    assert _client(p.outsider).get(url).status_code == 404  # the table's own link opened nothing
+    page = _client(p.member).get(url).content.decode()
+    assert "club table, no rake" in page and 'value="3000"' in page and 'id="host-panel"' not in page
+    assert 'id="host-panel"' in _client(p.host).get(url).content.decode()
+    res = _client(p.member).post(reverse("table_sit", args=[table.id]), {"buy_in": "5000"}, follow=True)
+    assert "3,000 club chips" in " ".join(_messages(res))
+    _client(p.member).post(reverse("table_sit", args=[table.id]), {"buy_in": "1200"})
+    assert balance(p.club, p.member) == 1800
+    res = _client(p.member).post(reverse("table_leave", args=[table.id]), follow=True)
+    assert "club chips" in " ".join(_messages(res))
+    assert balance(p.club, p.member) == 3000
+    assert _client(p.outsider).post(reverse("table_sit", args=[table.id]), {"buy_in": "100"}).status_code == 404
+
+
+def test_seat_requests_and_host_controls_on_the_table_page() -> None:
+    p = club_with_people(chips=3000)
+    table = table_services.table_create(creator=p.host, name="Den", small_blind=5, big_blind=10, club=p.club, seat_approval=True)
+    page = _client(p.member).get(reverse("table", args=[table.id])).content.decode()
+    assert "Ask for a seat" in page
+    _client(p.member).post(reverse("table_sit", args=[table.id]), {"buy_in": "600"})
+    req = SeatRequest.objects.get(table=table, user=p.member)
+    assert "asks for a seat" in _client(p.host).get(reverse("table", args=[table.id])).content.decode()
+    panel = _client(p.host).get(reverse("table", args=[table.id]), headers={"HX-Request": "true", "HX-Target": "host-panel"})
+    assert panel.content.decode().lstrip().startswith("<section id=\"host-panel\"")
+    approve = reverse("table_seat_request_answer", args=[table.id, req.pk, "approve"])
+    assert _client(p.member).post(approve).status_code == 302
+    assert not Seat.objects.filter(table=table, user=p.member).exists()  # a member's "approval" was refused
+    _client(p.host).post(approve)
+    assert Seat.objects.get(table=table, user=p.member).stack == 600
+    sit_out = reverse("table_host_sit_out", args=[table.id])
+    _client(p.member).post(sit_out, {"user": str(p.member.pk)})
+    assert not Seat.objects.get(table=table, user=p.member).sitting_out
+    _client(p.host).post(sit_out, {"user": str(p.member.pk)})
+    assert Seat.objects.get(table=table, user=p.member).sitting_out
+    _client(p.host).post(reverse("table_host_action", args=[table.id, "pause"]))
+    table.refresh_from_db()
+    assert table.status == "paused"
+    _client(p.host).post(reverse("table_host_action", args=[table.id, "resume"]))
+    table.refresh_from_db()
+    assert table.status == "open"
+    res = _client(p.host).post(reverse("table_host_action", args=[table.id, "close"]))
+    assert res["Location"] == reverse("club_home", args=[p.club.pk])
+    table.refresh_from_db()
+    assert table.status == "closed" and balance(p.club, p.member) == 3000
+    assert _client(p.outsider).post(reverse("table_host_action", args=[table.id, "pause"])).status_code == 404
+
+
+def test_every_club_chip_change_on_pages_left_a_ledger_entry() -> None:
+    p = club_with_people(chips=100)
+    entries = LedgerEntry.objects.filter(club=p.club, account="club")
+    assert entries.count() == 3 and all(e.note == "start of season" for e in entries)
+
+
+@pytest.mark.parametrize(("lang", "direction", "words"), [
+    ("en", "ltr", "Leaderboard"), ("he", "rtl", "טבלת המובילים"), ("ru", "ltr", "Рейтинг"),
+])
+def test_club_pages_in_three_languages(lang: str, direction: str, words: str) -> None:
+    p = club_with_people()
+    services.club_session_start(club=p.club, by=p.host)
+    c = _client(p.host)
+    c.cookies["lang"] = lang
+    invite = services.club_invite_create(club=p.club, by=p.host)
+    session = ClubSession.objects.get(club=p.club)
+    for url in (reverse("my_clubs"), reverse("club_new"), reverse("club_home", args=[p.club.pk]),
+                reverse("club_members", args=[p.club.pk]), reverse("club_invites", args=[p.club.pk]),
+                reverse("club_ledger", args=[p.club.pk]), reverse("club_sessions", args=[p.club.pk]),
+                reverse("club_session", args=[p.club.pk, session.pk]), reverse("club_leaderboard", args=[p.club.pk]),
+                reverse("club_join", args=[invite.code]), reverse("club_table_new", args=[p.club.pk])):
+        res = c.get(url)
+        assert res.status_code == 200, url
+        html = res.content.decode()
+        assert f'<html lang="{lang}" dir="{direction}">' in html, url
+    assert words in c.get(reverse("club_leaderboard", args=[p.club.pk])).content.decode()
