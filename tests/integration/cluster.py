@@ -40,7 +40,7 @@ ROOT = Path(__file__).resolve().parents[2]
 PYTHON = sys.executable
 
 ACTION_RE = re.compile(r'data-action="(\w+)"')
-PHASE_RE = re.compile(r'class="felt phase-(\w+)')
+PHASE_RE = re.compile(r'class="felt\b[^"]*\bphase-(\w+)')
 
 # Engine actions a bot may answer with, most passive first: hands reach the arrangement and the
 # showdown instead of ending at the first bet, and stacks last.
@@ -74,7 +74,21 @@ def session_cookie(user):
     return store.session_key
 
 
-def seed(tables, players, prefix, buy_in=1000, small_blind=5, big_blind=10, speed="fast"):
+def seed(tables, players, prefix, buy_in=1000, small_blind=5, big_blind=10, speed="fast", quiet=True):
+    # Nobody watches tables that are being set up: with quiet, skip telling the channel layer
+    # (one event loop and Redis connection per message from a plain script) about each step.
+    import tables.live as live
+
+    saved = live._send_group
+    if quiet:
+        live._send_group = lambda group, message: None
+    try:
+        return _seed(tables, players, prefix, buy_in, small_blind, big_blind, speed)
+    finally:
+        live._send_group = saved
+
+
+def _seed(tables, players, prefix, buy_in, small_blind, big_blind, speed):
     out = []
     for t in range(tables):
         table = services.table_create(
@@ -390,6 +404,31 @@ def cpu_seconds(pid: int) -> float:
     ticks = os.sysconf("SC_CLK_TCK")
     # utime stime cutime cstime are fields 14-17 of stat; after the ")" they start at index 11.
     return sum(int(x) for x in fields[11:15]) / ticks
+
+
+def service_cpu_seconds() -> dict[str, float]:
+    """CPU seconds used so far by this machine's PostgreSQL and Redis server processes, and by
+    the whole machine (all processes, every core) as ``machine``."""
+    out = {"postgres": 0.0, "redis": 0.0}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            comm = (entry / "comm").read_text().strip()
+        except OSError:
+            continue
+        if comm.startswith("postgres"):
+            out["postgres"] += cpu_seconds(int(entry.name))
+        elif comm.startswith("redis-server"):
+            out["redis"] += cpu_seconds(int(entry.name))
+    try:
+        fields = Path("/proc/stat").read_text().splitlines()[0].split()[1:]
+        ticks = [int(x) for x in fields]
+        idle = ticks[3] + ticks[4]  # idle + iowait
+        out["machine"] = (sum(ticks[:8]) - idle) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        out["machine"] = 0.0
+    return out
 
 
 @contextlib.contextmanager
