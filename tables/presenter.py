@@ -140,7 +140,7 @@ def present(*, view: dict[str, Any] | None, seats: list[dict[str, Any]], players
             p = view["players"][i]
             names[i] = s["name"]
             row.stack = p["stack"]
-            row.bet = p["bet"] if view["phase"] not in ("arrange", "over") else 0
+            row.bet = p["bet"] if view["phase"] not in ("arrange", "draw", "over") else 0
             row.in_hand = p["in_hand"]
             row.folded = p["folded"]
             row.all_in = p["all_in"]
@@ -163,7 +163,7 @@ def present(*, view: dict[str, Any] | None, seats: list[dict[str, Any]], players
                     pictures([_card_text(c)], wild=_wilds(view))[0] if c else {"hidden": True}
                     for c in p.get("down") or []
                 ]
-            elif family in ("flop", "draw") and p.get("cards") and (p.get("shown") or s["me"]):
+            elif family in ("flop", "draw") and p.get("cards") and p.get("shown"):
                 row.hole = pictures(p["cards"])
             if family == "draw":
                 row.drawn = p.get("drawn")
