@@ -59,6 +59,9 @@ class Table(models.Model):
     version = models.BigIntegerField(default=0)
     button_seat = models.SmallIntegerField(default=-1)
     hands_played = models.PositiveIntegerField(default=0)
+    # Baseball (tables.baseball): the session being played and its completed pots (8 end it).
+    bb_session_no = models.PositiveIntegerField(default=1)
+    bb_pots_done = models.PositiveSmallIntegerField(default=0)
     # When the first hand (or the first after a lull) will be dealt: a short wait lets the
     # others sit down before the first two are dealt in heads-up.
     next_hand_at = models.DateTimeField(null=True, blank=True, db_index=True)
@@ -85,6 +88,8 @@ class Seat(models.Model):
     seat_no = models.PositiveSmallIntegerField()
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="seats")
     stack = models.BigIntegerField(default=0)
+    # Baseball: the exact balance in play units ("5/3", "-2"); no chips are bought in there.
+    units = models.CharField(max_length=40, default="0")
     sitting_out = models.BooleanField(default=False)  # on a break: not dealt in
     break_next = models.BooleanField(default=False)  # asked for a break from the next hand
     leaving = models.BooleanField(default=False)  # stands up when the current hand ends
@@ -152,3 +157,30 @@ class Hand(models.Model):
     @property
     def is_over(self) -> bool:
         return self.ended is not None
+
+
+class UnitsEntry(models.Model):
+    """Baseball's ledger: one player's exact net, in play units, from one completed pot.
+
+    Units are not chips (no money value, no buy-in, a balance may go below zero), so they never
+    touch the chip ledger (``club.LedgerEntry``). A player's balance at a table is the sum of
+    their entries there; a session's standings rank the sums of its entries (``tables.baseball``).
+    Amounts are exact fractions written as text (``"5/3"``, ``"-1"``).
+    """
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="units_entries")
+    hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="units_entries")
+    session_no = models.PositiveIntegerField()
+    pot_no = models.PositiveSmallIntegerField()  # 1..8 within the session
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    amount = models.CharField(max_length=40)
+    balance_after = models.CharField(max_length=40)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["table", "id"]
+        constraints = [models.UniqueConstraint(fields=["hand", "user"], name="one_units_entry_per_hand_and_player")]
+        indexes = [models.Index(fields=["table", "session_no"])]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} {self.amount} in hand {self.hand_id}"
