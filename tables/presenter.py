@@ -209,7 +209,7 @@ def present(*, view: dict[str, Any] | None, seats: list[dict[str, Any]], players
         "boards": boards,
         "community": community,
         "mine": mine,
-        "wins": _generic_wins(result, names) if family != "pp" else [],
+        "wins": _sided(_generic_wins(result, names), _is_hilo(result)) if family != "pp" else [],
         "actions": actions,
         "sized": sized,
         "draw_allowed": draw_allowed,
@@ -268,6 +268,14 @@ def _pp_boards(view: dict[str, Any], names: dict[int, str]) -> list[BoardRow]:
             )
         )
     return boards
+
+
+def _sided(wins: list[dict[str, Any]], hilo: bool) -> list[dict[str, Any]]:
+    """Say "high"/"low" only in a hi-lo game; elsewhere every pot is a high pot."""
+    if not hilo:
+        for w in wins:
+            w["side"] = ""
+    return wins
 
 
 def _is_hilo(result: dict[str, Any] | None) -> bool:
