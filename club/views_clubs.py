@@ -213,8 +213,12 @@ def member_role(request: HttpRequest, club_id: int, user_id: int) -> HttpRespons
     club = _club(club_id)
     _member(request, club)
     user = _target_user(user_id)
+    role = request.POST.get("role", "")
+    if role == Membership.Role.OWNER and request.POST.get("sure") != "yes":
+        messages.error(request, _("Tick “I'm sure” to hand the club over."))
+        return redirect("club_members", club_id=club.pk)
     try:
-        services.club_set_role(club=club, by=request.user, user=user, role=request.POST.get("role", ""))
+        services.club_set_role(club=club, by=request.user, user=user, role=role)
     except services.NotAllowed as exc:
         raise PermissionDenied from exc
     except services.ClubError as exc:

@@ -137,7 +137,7 @@ def table_host_sit_out(request: HttpRequest, table_id: int) -> HttpResponseRedir
     except services.TableError as exc:
         messages.error(request, str(exc))
     else:
-        messages.success(request, _("The player sits out from the next hand until they tap \u201cI'm back\u201d."))
+        messages.success(request, _("The player sits out from the next hand until they tap “I'm back”."))
     return _back(table.id)
 
 
