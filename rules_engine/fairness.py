@@ -126,11 +126,10 @@ def _setup_kwargs(setup: Any) -> dict[str, Any]:
 
 
 def _dealt(state: Any) -> Any:
-    """The cards a hand put on the table and in each player's hand, and how it ended."""
-    snap = state.snapshot() if hasattr(state, "snapshot") else {}
-    keep = {k: v for k, v in snap.items() if k not in ("setup", "log")}
-    result = state.result.to_json() if getattr(state, "result", None) is not None else None
-    return keep, result
+    """What every seat was dealt and saw, and how the hand ended (never the undealt stub, which a
+    history cannot know)."""
+    seats = len(state.setup.stacks)
+    return [state.view_for(i) for i in range(seats)]
 
 
 # -- command line (registered with rules_engine.cli) ------------------------------------------
