@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 import secrets
+from fractions import Fraction
 
 from django.conf import settings
 from django.db import models
@@ -239,6 +240,12 @@ class ClubSessionResult(models.Model):
     biggest_pot = models.BigIntegerField(default=0)
     boards_won = models.PositiveIntegerField(default=0)
     scoops = models.PositiveIntegerField(default=0)
+    # Baseball's play units (not chips), in sixtieths of a unit: a pot is whole and is split
+    # among at most six players, so every share is a whole number of sixtieths (60 = lcm 1..6);
+    # sums stay exact and the database can add them. ``units`` gives the exact Fraction.
+    units_net = models.BigIntegerField(default=0)
+
+    UNITS_DENOMINATOR = 60
 
     class Meta:
         ordering = ["session", "-net", "id"]
@@ -246,6 +253,10 @@ class ClubSessionResult(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} {self.net:+d} in {self.session_id}"
+
+    @property
+    def units(self) -> Fraction:
+        return Fraction(self.units_net, self.UNITS_DENOMINATOR)
 
 
 class ClubSessionHand(models.Model):

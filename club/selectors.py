@@ -9,9 +9,11 @@ moves during the night.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any, TypeVar
 
 from django.db.models import Count, Max, Q, QuerySet, Sum
@@ -27,6 +29,7 @@ from club.models import (
     Membership,
 )
 from club.ports import ClubTable, tables_port
+from rules_engine.games.baseball import units_display
 
 PERIODS = ("month", "season", "all")
 
@@ -161,19 +164,42 @@ class Standing:
     boards_won: int
     scoops: int
     sessions: int = 1
+    units_net: int = 0  # Baseball's play units in sixtieths (ClubSessionResult.units_net)
+    units_col: bool = False  # some row of the table has units: show the column
+
+    @property
+    def units(self) -> Fraction:
+        return Fraction(self.units_net, ClubSessionResult.UNITS_DENOMINATOR)
+
+    @property
+    def units_display(self) -> str:
+        """The net in units as people write it, signed: ``+1 2/3``, ``-2``, ``0``."""
+        text = units_display(self.units)
+        return f"+{text}" if self.units > 0 else text
+
+
+def _with_units_col(rows: list[Standing]) -> list[Standing]:
+    if any(r.units_net for r in rows):
+        return [dataclasses.replace(r, units_col=True) for r in rows]
+    return rows
 
 
 def session_standings(*, session: ClubSession) -> list[Standing]:
-    """The session's players ranked by net result; equal results share a place."""
+    """The session's players ranked by net result; equal results share a place.
+
+    Chips first, then Baseball's units: a Baseball session moves no chips (every chip net is 0),
+    so its players rank by their net change in units, as the game's session rule asks.
+    """
     rows = list(
         ClubSessionResult.objects.filter(session=session).select_related("user", "user__profile")
-        .order_by("-net", "user_id")
+        .order_by("-net", "-units_net", "user_id")
     )
-    return [
+    return _with_units_col([
         Standing(place=place, user_id=r.user_id, name=display_name(r.user), net=r.net, hands=r.hands,
-                 pots_won=r.pots_won, biggest_pot=r.biggest_pot, boards_won=r.boards_won, scoops=r.scoops)
-        for place, r in shared_places(rows, key=lambda r: r.net)
-    ]
+                 pots_won=r.pots_won, biggest_pot=r.biggest_pot, boards_won=r.boards_won, scoops=r.scoops,
+                 units_net=r.units_net)
+        for place, r in shared_places(rows, key=lambda r: (r.net, r.units_net))
+    ])
 
 
 def period_start(period: str, today: dt.date) -> dt.date | None:
@@ -203,14 +229,16 @@ def club_leaderboard(*, club: Club, period: str = "month", today: dt.date | None
         qs.values("user_id").annotate(
             net=Sum("net"), hands=Sum("hands"), pots_won=Sum("pots_won"), biggest_pot=Max("biggest_pot"),
             boards_won=Sum("boards_won"), scoops=Sum("scoops"), sessions=Count("session", distinct=True),
-        ).order_by("-net", "user_id")
+            units_net=Sum("units_net"),
+        ).order_by("-net", "-units_net", "user_id")
     )
     from django.contrib.auth import get_user_model
 
     users = {u.pk: u for u in get_user_model().objects.filter(pk__in=[r["user_id"] for r in sums]).select_related("profile")}
-    return [
+    return _with_units_col([
         Standing(place=place, user_id=r["user_id"], name=display_name(users[r["user_id"]]), net=r["net"],
                  hands=r["hands"], pots_won=r["pots_won"], biggest_pot=r["biggest_pot"],
-                 boards_won=r["boards_won"], scoops=r["scoops"], sessions=r["sessions"])
-        for place, r in shared_places(sums, key=lambda r: r["net"])
-    ]
+                 boards_won=r["boards_won"], scoops=r["scoops"], sessions=r["sessions"],
+                 units_net=r["units_net"] or 0)
+        for place, r in shared_places(sums, key=lambda r: (r["net"], r["units_net"] or 0))
+    ])

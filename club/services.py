@@ -7,6 +7,7 @@ imports ``tables``.
 from __future__ import annotations
 
 import datetime as dt
+from fractions import Fraction
 from typing import Any
 
 from django.conf import settings
@@ -500,9 +501,11 @@ def club_hand_played(
     ``results`` has one dict per player dealt in: ``user`` (a user or a user id), ``net`` (chips
     won minus chips put in), ``won`` (chips collected from the pots; 0 when nothing),
     ``boards_won`` (Patch-Patch: boards on which they took a share, splits included) and
-    ``scoop`` (won every board alone). A hand that came in already is ignored. When the session
-    has a pot limit (Baseball: 8) and this hand reaches it, the session ends here.
-    Returns the session the hand went into, or None when no session is running.
+    ``scoop`` (won every board alone). Baseball's play units are not chips: a Baseball table
+    passes ``net`` 0 and ``units``, the exact net in units (a ``Fraction`` or text like
+    ``"-5/3"``), kept apart in :attr:`ClubSessionResult.units_net`. A hand that came in already
+    is ignored. When the session has a pot limit (Baseball: 8) and this hand reaches it, the
+    session ends here. Returns the session the hand went into, or None when no session is running.
     """
     with transaction.atomic():
         session = ClubSession.objects.select_for_update().filter(club_id=club_id, ended__isnull=True).first()
@@ -519,6 +522,7 @@ def club_hand_played(
             row.biggest_pot = max(row.biggest_pot, won)
             row.boards_won += int(r.get("boards_won", 0))
             row.scoops += 1 if r.get("scoop") else 0
+            row.units_net += _sixtieths(r.get("units", 0))
             row.save()
         session.pots_completed += 1
         fields = ["pots_completed"]
@@ -528,6 +532,18 @@ def club_hand_played(
             fields.append("ended")
         session.save(update_fields=fields)
     return session
+
+
+def _sixtieths(units: Any) -> int:
+    """Units as a whole number of sixtieths (see ``ClubSessionResult.units_net``).
+
+    >>> _sixtieths("-5/3"), _sixtieths(Fraction(1, 4)), _sixtieths(2)
+    (-100, 15, 120)
+    """
+    scaled = Fraction(units) * ClubSessionResult.UNITS_DENOMINATOR
+    if scaled.denominator != 1:
+        raise ClubError(f"{units} units is not a share of a pot among at most six players")
+    return int(scaled)
 
 
 # -- Checks other apps use (tables asks these before a club table's host control) --------------
