@@ -1,18 +1,24 @@
-"""A fair shuffle anyone can check: commit to the deck before the deal, reveal it after.
+"""A fair shuffle anyone can check, without showing the cards nobody was shown.
 
-Before a hand is dealt the server publishes ``commitment(deck, salt)``, the SHA-256 of the deck
-order and a secret salt. The deck cannot be changed afterwards without changing that hash, and
-the salt keeps anyone from guessing the order from the hash. When the hand is over the server
-reveals the order and the salt; anyone can recompute the hash and replay the hand from that deck.
+Before a hand is dealt the server fixes the deck and publishes one fingerprint of it. Each of the
+52 positions gets its own secret salt and a *leaf*::
 
-The text that is hashed is ``"<salt>|<cards>"`` with the 52 cards written as in a hand history
-(``Ah Kd 2c ...``), top of the deck first, separated by single spaces.
+    leaf[i] = SHA-256("<salt_i>|<card_i>|<i>")          (hex; card as in hand histories, "Ah")
+    commitment = SHA-256(leaf[0] + "|" + leaf[1] + ... + "|" + leaf[51])
+
+After the hand the server publishes all 52 leaves, and the card and salt of every position the
+rules have shown (boards, hands shown at the showdown; a player also gets their own cards). Anyone
+can then check that the leaves give the published commitment, that every shown card hashes to
+its leaf, and that the hand history deals exactly those cards from those positions. A folded or
+mucked hand stays hidden: its positions show only their leaves, which say nothing about the cards
+(each has a 128-bit salt).
 
 >>> from rules_engine.cards import FULL_DECK
->>> c = commitment(FULL_DECK, "00ff")
->>> len(c), verify_commitment(c, "00ff", deck_text(FULL_DECK))
-(64, True)
->>> verify_commitment(c, "00fe", deck_text(FULL_DECK))
+>>> import random
+>>> deck = ShuffleCommitment.create(FULL_DECK, rng=random.Random(1))
+>>> verify_reveal(deck.commitment, deck.leaves, deck.reveal([0, 5]))
+True
+>>> verify_reveal(deck.commitment, deck.leaves, [Revealed(0, FULL_DECK[1], deck.salts[0])])
 False
 """
 
@@ -20,37 +26,113 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import random
 import secrets
 import tomllib
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from rules_engine.cards import Card, CardParseError, format_cards, parse_cards
+from rules_engine.cards import Card, CardParseError
 
 COMMITMENT_FIELD = "_deck_commitment"
-SALT_FIELD = "_deck_salt"
-DECK_FIELD = "_deck"
+LEAVES_FIELD = "_deck_leaves"
+REVEAL_FIELD = "_deck_reveal"
+DECK_SIZE = 52
 
 
-def new_salt() -> str:
-    """32 hex digits from the operating system's CSPRNG."""
-    return secrets.token_hex(16)
+def leaf(salt: str, card: Card, position: int) -> str:
+    return hashlib.sha256(f"{salt}|{card}|{position}".encode()).hexdigest()
 
 
-def deck_text(deck: Sequence[Card]) -> str:
-    return format_cards(deck)
+def root(leaves: Sequence[str]) -> str:
+    return hashlib.sha256("|".join(leaves).encode()).hexdigest()
 
 
-def commitment(deck: Sequence[Card], salt: str) -> str:
-    """SHA-256 (hex) of ``salt|deck``: published before the deal."""
-    return hashlib.sha256(f"{salt}|{deck_text(deck)}".encode()).hexdigest()
+@dataclass(frozen=True, slots=True)
+class Revealed:
+    """One position of the deck made public: its card and its salt."""
+
+    position: int
+    card: Card
+    salt: str
+
+    def to_text(self) -> str:
+        return f"{self.position}:{self.card}:{self.salt}"
+
+    @classmethod
+    def parse(cls, text: str) -> Revealed:
+        try:
+            pos, card, salt = text.split(":")
+            return cls(int(pos), Card.parse(card), salt)
+        except (ValueError, CardParseError) as exc:
+            raise ValueError(f"{text!r} is not position:card:salt") from exc
 
 
-def verify_commitment(expected: str, salt: str, deck: str) -> bool:
-    """Does ``salt`` and the deck text (as revealed) hash to the published commitment?"""
-    actual = hashlib.sha256(f"{salt}|{deck}".encode()).hexdigest()
-    return hmac.compare_digest(actual, expected.strip().lower())
+@dataclass(frozen=True, slots=True)
+class ShuffleCommitment:
+    """The server's secret side: the deck with one salt per position."""
+
+    deck: tuple[Card, ...]
+    salts: tuple[str, ...]
+
+    @classmethod
+    def create(cls, deck: Sequence[Card], rng: random.Random | None = None) -> ShuffleCommitment:
+        """Salts come from the OS CSPRNG (``rng`` only for tests and doctests)."""
+        if len(deck) != DECK_SIZE or len(set(deck)) != DECK_SIZE:
+            raise ValueError("a commitment covers a full deck of 52 different cards")
+        if rng is None:
+            salts = tuple(secrets.token_hex(16) for _ in deck)
+        else:
+            salts = tuple(f"{rng.getrandbits(128):032x}" for _ in deck)
+        return cls(tuple(deck), salts)
+
+    @property
+    def leaves(self) -> tuple[str, ...]:
+        return tuple(leaf(s, c, i) for i, (s, c) in enumerate(zip(self.salts, self.deck, strict=True)))
+
+    @property
+    def commitment(self) -> str:
+        return root(self.leaves)
+
+    def reveal(self, positions: Iterable[int]) -> list[Revealed]:
+        return [Revealed(i, self.deck[i], self.salts[i]) for i in sorted(set(positions))]
+
+    def reveal_cards(self, cards: Iterable[Card]) -> list[Revealed]:
+        where = {c: i for i, c in enumerate(self.deck)}
+        return self.reveal(where[c] for c in cards)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"deck": [str(c) for c in self.deck], "salts": list(self.salts)}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> ShuffleCommitment:
+        return cls(tuple(Card.parse(c) for c in data["deck"]), tuple(data["salts"]))
+
+
+def verify_reveal(commitment: str, leaves: Sequence[str], revealed: Iterable[Revealed]) -> bool:
+    """The leaves give the commitment, and every revealed card and salt gives its leaf."""
+    if len(leaves) != DECK_SIZE or not hmac.compare_digest(root(leaves), commitment.strip().lower()):
+        return False
+    seen_positions: set[int] = set()
+    seen_cards: set[Card] = set()
+    for r in revealed:
+        if not 0 <= r.position < DECK_SIZE or r.position in seen_positions or r.card in seen_cards:
+            return False
+        seen_positions.add(r.position)
+        seen_cards.add(r.card)
+        if not hmac.compare_digest(leaf(r.salt, r.card, r.position), leaves[r.position]):
+            return False
+    return True
+
+
+def public_fields(commit: ShuffleCommitment, shown: Iterable[Card]) -> dict[str, Any]:
+    """The PHH fields that prove the shuffle while showing only ``shown`` cards."""
+    return {
+        COMMITMENT_FIELD: commit.commitment,
+        LEAVES_FIELD: list(commit.leaves),
+        REVEAL_FIELD: [r.to_text() for r in commit.reveal_cards(shown)],
+    }
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,85 +140,78 @@ class Verification:
     """What ``python -m rules_engine verify`` reports."""
 
     commitment_ok: bool
-    deck_ok: bool
     deals_ok: bool
     message: str
 
     @property
     def ok(self) -> bool:
-        return self.commitment_ok and self.deck_ok and self.deals_ok
+        return self.commitment_ok and self.deals_ok
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "ok": self.ok,
-            "commitment": self.commitment_ok,
-            "deck": self.deck_ok,
-            "deals": self.deals_ok,
-            "message": self.message,
-        }
+        return {"ok": self.ok, "commitment": self.commitment_ok, "deals": self.deals_ok, "message": self.message}
 
 
 def verify_phh(text: str) -> Verification:
-    """Check a finished hand's history: the revealed deck hashes to the commitment published
-    before the deal, it is a full deck, and replaying the hand from it deals exactly the cards the
-    history shows.
+    """Check a finished hand's history against the commitment published before its deal.
 
-    Raises ``ValueError`` (a :class:`~rules_engine.errors.RulesError` for a bad history) when
-    the file cannot be read at all.
+    The leaves must give the commitment and every revealed card its leaf; and every card the
+    history shows (boards, shown hands, the viewer's own) must sit, in the deal, at a position
+    whose card and salt were revealed. Raises ``ValueError`` (a ``RulesError`` for a bad history)
+    when the file cannot be read at all.
     """
-    from rules_engine.games import get_variant
     from rules_engine.notation import HistoryError, parse_phh
 
     try:
         fields = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise HistoryError(f"not a TOML hand history: {exc}") from None
-    missing = [f for f in (COMMITMENT_FIELD, SALT_FIELD, DECK_FIELD) if not isinstance(fields.get(f), str)]
-    if missing:
-        raise HistoryError("the history has no deck commitment to check (missing " + ", ".join(missing) + ")")
-    revealed = fields[DECK_FIELD]
-    commit_ok = verify_commitment(fields[COMMITMENT_FIELD], fields[SALT_FIELD], revealed)
+    commitment = fields.get(COMMITMENT_FIELD)
+    leaves = fields.get(LEAVES_FIELD)
+    raw = fields.get(REVEAL_FIELD)
+    if not isinstance(commitment, str) or not isinstance(leaves, list) or not isinstance(raw, list):
+        raise HistoryError(
+            "the history has no deck commitment to check "
+            f"(it needs {COMMITMENT_FIELD}, {LEAVES_FIELD} and {REVEAL_FIELD})"
+        )
     try:
-        deck = parse_cards(revealed)
-    except CardParseError as exc:
-        return Verification(commit_ok, False, False, f"the revealed deck is not a deck: {exc}")
-    if len(deck) != 52:
-        return Verification(commit_ok, False, False, f"the revealed deck has {len(deck)} cards, not 52")
-    parsed = parse_phh(text)
-    variant = get_variant(fields.get("variant", ""))
-    setup = type(parsed.setup)(**{**_setup_kwargs(parsed.setup), "deck": deck})
-    try:
-        rebuilt = variant.replay(setup, parsed.actions)
+        revealed = [Revealed.parse(str(r)) for r in raw]
     except ValueError as exc:
-        return Verification(commit_ok, True, False, f"the hand cannot be replayed from the revealed deck: {exc}")
-    same = _dealt(rebuilt) == _dealt(parsed.state)
+        return Verification(False, False, str(exc))
+    if not all(isinstance(x, str) for x in leaves):
+        return Verification(False, False, "the leaves must be text")
+    commit_ok = verify_reveal(commitment, [str(x) for x in leaves], revealed)
     if not commit_ok:
-        message = "the deck and salt do not match the commitment published before the deal"
-    elif not same:
-        message = "the revealed deck does not deal the cards this history shows"
-    else:
-        message = "the deck was fixed before the deal and dealt exactly these cards"
-    return Verification(commit_ok, True, same, message)
+        return Verification(False, False, "the leaves or the revealed cards do not give the published commitment")
+    parsed = parse_phh(text)
+    dealt = parsed.state.setup.deck
+    at = {r.position: r.card for r in revealed}
+    where = {c: i for i, c in enumerate(dealt)}
+    for card in _cards_in_history(fields.get("actions")):
+        position = where.get(card)
+        if position is None or at.get(position) != card:
+            return Verification(True, False, f"{card} was dealt in this history but its place in the committed deck was not revealed")
+    return Verification(True, True, "the deck was fixed before the deal and dealt these cards from the committed places")
 
 
-def _setup_kwargs(setup: Any) -> dict[str, Any]:
-    from dataclasses import fields as dc_fields
+def _cards_in_history(actions: Any) -> set[Card]:
+    """Every card a history names in its actions (``??`` is a card it does not show)."""
+    import re
 
-    return {f.name: getattr(setup, f.name) for f in dc_fields(setup)}
-
-
-def _dealt(state: Any) -> Any:
-    """What every seat was dealt and saw, and how the hand ended (never the undealt stub, which a
-    history cannot know)."""
-    seats = len(state.setup.stacks)
-    return [state.view_for(i) for i in range(seats)]
+    found: set[Card] = set()
+    for line in actions if isinstance(actions, list) else []:
+        body = str(line).split("#", 1)[0]
+        # Cards may be written together ("AhKd2c/7s7d9h"); no other word of a history looks
+        # like a rank followed by a suit letter.
+        for token in re.findall(r"[2-9TJQKA][cdhs]", body):
+            found.add(Card.parse(token))
+    return found
 
 
 # -- command line (registered with rules_engine.cli) ------------------------------------------
 
 
 def _configure_verify(p: Any) -> None:
-    p.add_argument("file", help="a .phh hand history exported by the site")
+    p.add_argument("file", help="a .phh hand history downloaded from the site")
 
 
 def _run_verify(args: Any) -> int:
@@ -164,7 +239,7 @@ def _register_cli() -> None:
     register_subcommand(
         Subcommand(
             name="verify",
-            help="check a hand history's deck against the commitment published before the deal",
+            help="check a hand history's cards against the deck commitment published before the deal",
             configure=_configure_verify,
             run=_run_verify,
         )

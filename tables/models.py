@@ -144,10 +144,11 @@ class Hand(models.Model):
     ended = models.DateTimeField(null=True, blank=True)
     result = models.JSONField(null=True, blank=True)
     phh = models.TextField(blank=True, default="")
-    # Fair shuffle (rules_engine.fairness): the hash is public from the deal on; the salt (and
-    # with it the deck order) is shown only once the hand is over.
+    # Fair shuffle (rules_engine.fairness): the commitment is public from the deal on. The salts
+    # stay on the server; after the hand only the positions of cards the rules showed are
+    # revealed, so folded hands stay hidden. ``phh`` is the full record, never served as is.
     deck_commitment = models.CharField(max_length=64, blank=True, default="")
-    deck_salt = models.CharField(max_length=64, blank=True, default="")
+    deck_salts = models.JSONField(default=list, blank=True)
 
     class Meta:
         ordering = ["table", "-number"]

@@ -233,5 +233,49 @@ def finished_hand_context(*, hand: Any) -> dict[str, Any]:
         for seat_no, user_id, _start in hand.players
     ]
     context = present(view=view, seats=seat_dicts, players=hand.players)
-    context.update({"hand": hand, "table": hand.table, "phh": hand.phh})
+    context.update({"hand": hand, "table": hand.table})
     return context
+
+
+def hand_history_text(*, hand: Any, user: Any) -> str:
+    """The PHH a viewer may download: every hand the showdown did not show is written ``??``
+    (a player also gets their own cards), with the deck commitment and the salts of exactly the
+    places of the cards this history names, so it can be checked without revealing the rest."""
+    import tomllib
+
+    from rules_engine import fairness, notation
+    from rules_engine.games import get_variant
+
+    state = get_variant(hand.table.game).from_json(hand.state)
+    viewer = _engine_index_of(hand, user)
+    text = notation.to_phh(state, hide_unshown=True, viewer=viewer)
+    if not hand.deck_commitment or len(hand.deck_salts) != fairness.DECK_SIZE:
+        return text
+    commit = fairness.ShuffleCommitment(tuple(state.setup.deck), tuple(hand.deck_salts))
+    shown = fairness._cards_in_history(tomllib.loads(text).get("actions"))
+    return notation.to_phh(state, hide_unshown=True, viewer=viewer, fields=fairness.public_fields(commit, shown))
+
+
+def _engine_index_of(hand: Any, user: Any) -> int | None:
+    if user is None or not getattr(user, "is_authenticated", False):
+        return None
+    for i, (_seat_no, user_id, _start) in enumerate(hand.players):
+        if user_id == user.pk:
+            return i
+    return None
+
+
+def deck_disclosure(*, phh_text: str) -> list[dict[str, Any]]:
+    """The 52 places of the deck as a history shows them: the leaf of every place, and the card
+    and salt of the places it reveals."""
+    import tomllib
+
+    from rules_engine import fairness
+
+    fields = tomllib.loads(phh_text)
+    revealed = {r.position: r for r in (fairness.Revealed.parse(x) for x in fields.get(fairness.REVEAL_FIELD, []))}
+    rows = []
+    for i, leaf in enumerate(fields.get(fairness.LEAVES_FIELD, [])):
+        r = revealed.get(i)
+        rows.append({"position": i, "leaf": leaf, "card": str(r.card) if r else "", "salt": r.salt if r else ""})
+    return rows

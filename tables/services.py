@@ -437,7 +437,7 @@ def _settle(table: Table, hand: Hand, state: Any, now: dt.datetime) -> None:
     try:
         from rules_engine import notation
 
-        hand.phh = notation.to_phh(state, fields=_fairness_fields(hand, state))
+        hand.phh = notation.to_phh(state)
     except Exception:  # the hand is settled either way; a history we cannot write is logged
         log.exception("could not export hand %s as PHH", hand.id)
     hand.clock = "next"
@@ -494,16 +494,6 @@ def _club_hand_played(table: Table, hand: Hand, nets: list[tuple[AbstractBaseUse
             )
     except Exception:
         log.exception("club session could not count hand %s of table %s", hand.id, table.id)
-
-
-def _fairness_fields(hand: Hand, state: Any) -> dict[str, str]:
-    if not hand.deck_commitment:
-        return {}
-    return {
-        fairness.COMMITMENT_FIELD: hand.deck_commitment,
-        fairness.SALT_FIELD: hand.deck_salt,
-        fairness.DECK_FIELD: fairness.deck_text(state.setup.deck),
-    }
 
 
 def _ready_seats(table: Table) -> list[Seat]:
@@ -563,12 +553,12 @@ def _start_hand_if_ready(table: Table) -> Hand | None:
     # The deck comes from the OS's CSPRNG and is committed to before anything is dealt.
     deck = Deck.shuffled(secrets.SystemRandom()).order
     setup = dataclasses.replace(setup, deck=deck)
-    salt = fairness.new_salt()
+    commit = fairness.ShuffleCommitment.create(deck)
     state = variant.start(setup)
     number = (Hand.objects.filter(table=table).order_by("-number").values_list("number", flat=True).first() or 0) + 1
     hand = Hand.objects.create(
         table=table, number=number, players=[[s.seat_no, s.user_id, int(s.stack)] for s in ready],
-        state=state.to_json(), deck_commitment=fairness.commitment(deck, salt), deck_salt=salt,
+        state=state.to_json(), deck_commitment=commit.commitment, deck_salts=list(commit.salts),
     )
     _after_engine_step(table, hand, state)
     return hand

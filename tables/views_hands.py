@@ -7,7 +7,6 @@ from django.shortcuts import render
 from django.utils.translation import gettext as _
 
 from rules_engine import fairness
-from rules_engine.cards import Card
 from tables import selectors
 from tables.models import Hand
 
@@ -25,28 +24,24 @@ def _finished_hand(request: HttpRequest, table_id: int, number: int) -> Hand:
 def hand_history(request: HttpRequest, table_id: int, number: int) -> HttpResponse:
     hand = _finished_hand(request, table_id, number)
     context = selectors.finished_hand_context(hand=hand)
-    if hand.deck_commitment and hand.phh:
+    # The history this viewer may see: unshown hands hidden, the viewer's own cards included.
+    text = selectors.hand_history_text(hand=hand, user=request.user)
+    context["phh"] = text
+    if hand.deck_commitment:
         try:
-            context["verification"] = fairness.verify_phh(hand.phh)
+            context["verification"] = fairness.verify_phh(text)
         except ValueError as exc:
             context["verification"] = {"ok": False, "message": str(exc)}
-        context["deck_text"] = fairness.deck_text(_deck_of(hand))
+        context["places"] = selectors.deck_disclosure(phh_text=text)
         context["match_text"] = _("✓ Your browser got the same fingerprint.")
         context["mismatch_text"] = _("✗ The fingerprint does not match.")
         context["no_crypto_text"] = _("This browser cannot compute SHA-256 here (it needs a secure page).")
     return render(request, "tables/hand_history.html", context)
 
 
-def _deck_of(hand: Hand) -> list[Card]:
-    from rules_engine.games import get_variant
-
-    return list(get_variant(hand.table.game).from_json(hand.state).setup.deck)
-
-
 def hand_history_phh(request: HttpRequest, table_id: int, number: int) -> HttpResponse:
     hand = _finished_hand(request, table_id, number)
-    if not hand.phh:
-        raise Http404
-    response = HttpResponse(hand.phh, content_type="application/toml; charset=utf-8")
+    text = selectors.hand_history_text(hand=hand, user=request.user)
+    response = HttpResponse(text, content_type="application/toml; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="table{table_id}-hand{number}.phh"'
     return response

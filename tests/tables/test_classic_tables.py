@@ -50,7 +50,9 @@ def test_a_hand_of_every_classic_game_plays_out(code: str) -> None:
     # Its history replays and proves the deck was fixed before the deal.
     from rules_engine import fairness
 
-    check = fairness.verify_phh(finished.phh)
+    from tables.selectors import hand_history_text
+
+    check = fairness.verify_phh(hand_history_text(hand=finished, user=None))
     assert check.ok, check.message
     # The next hand is dealt after the pause.
     services.table_expire(table_id=table.id, now=timezone.now() + dt.timedelta(minutes=1))

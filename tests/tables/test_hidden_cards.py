@@ -100,6 +100,9 @@ def test_no_payload_ever_shows_a_card_before_its_time() -> None:
             assert page.status_code == 200
             leaked = cards_in(page.content.decode(), "en") - allowed_for(state, None)
             assert not leaked, f"hand page leaks {sorted(leaked)}"
+            download = client.get(f"/tables/{table.id}/hands/{hand.number}.phh").content.decode()
+            named = {str(c) for c in _history_cards(download)}
+            assert not named - allowed_for(state, None), f"history leaks {sorted(named - allowed_for(state, None))}"
             scanned_hands += 1
             # Top up anyone short so three keep playing, then end the showdown pause.
             table.refresh_from_db()
@@ -113,6 +116,16 @@ def test_no_payload_ever_shows_a_card_before_its_time() -> None:
         table.refresh_from_db()
         steps += 1
     assert steps > HANDS * 5
+
+
+def _history_cards(text: str) -> set[Any]:
+    import tomllib
+
+    from rules_engine import fairness
+
+    fields = tomllib.loads(text)
+    opened = {fairness.Revealed.parse(r).card for r in fields.get(fairness.REVEAL_FIELD, [])}
+    return fairness._cards_in_history(fields.get("actions")) | opened
 
 
 def _refill(table: Table) -> None:
