@@ -49,7 +49,6 @@ def test_a_hand_of_every_classic_game_plays_out(code: str) -> None:
     assert finished.phh
     # Its history replays and proves the deck was fixed before the deal.
     from rules_engine import fairness
-
     from tables.selectors import hand_history_text
 
     check = fairness.verify_phh(hand_history_text(hand=finished, user=None))
