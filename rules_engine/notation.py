@@ -19,8 +19,10 @@ Patch-Patch (``variant = "PP"``) adds a little, documented in ``docs/hand-histor
 * a ``# timeout`` commentary marks an action the server applied when a clock ran out;
 * ``_table_speed``, ``_public`` (rake only on public tables), ``_rake`` (checked on replay).
 
-Every game has a small :class:`VariantNotation` hook: Patch-Patch (``PP``) and Baseball (``BB``,
-see :class:`BaseballNotation`) are registered.
+Every game has a small :class:`VariantNotation` hook: Patch-Patch (``PP``), Baseball (``BB``,
+see :class:`BaseballNotation`) and the classic games (:class:`ClassicNotation`): the standard
+codes ``NT``, ``FT``, ``PO``, ``FO/8``, ``F7S``, ``F7S/8``, ``FR`` exactly as phh-std defines
+them, and our own ``PT``, ``FO``, ``PO/8``, ``F5S``, ``F5D``, ``P5D`` for the games it lacks.
 
 >>> from rules_engine.games.patchpatch import PatchPatch
 >>> from rules_engine.games import HandSetup
@@ -54,6 +56,7 @@ from rules_engine.games.patchpatch import (
     PatchPatchState,
     validate_setup,
 )
+from rules_engine.pots import clockwise_from_button
 
 if TYPE_CHECKING:
     import argparse
@@ -138,7 +141,7 @@ class ParsedHistory:
 
     setup: HandSetup
     actions: tuple[Action, ...]
-    state: PatchPatchState
+    state: Any  # the game's hand state (PatchPatchState, BaseballState, ClassicState...)
     players: tuple[int, ...]  # table seat of p1, p2, ...
     fields: Mapping[str, Any]
 
@@ -943,6 +946,597 @@ class BaseballNotation(VariantNotation):
 _NOTATIONS["BB"] = BaseballNotation()
 
 
+# -- Hold'em, Omaha, stud and draw --------------------------------------------------------------
+
+
+def _uniform(fields: Mapping[str, Any], name: str, n: int, what: str) -> int:
+    values = _int_list(fields, name, n)
+    if len(set(values)) > 1:
+        raise _fail("", f"{name} must be the same for every player ({what}); got {values}")
+    return values[0]
+
+
+def _positive(fields: Mapping[str, Any], name: str) -> int:
+    value = fields.get(name)
+    if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
+        raise _fail("", f"{name} must be a positive whole number, not {value!r}")
+    return value
+
+
+def _check_classic_totals(state: Any, fields: Mapping[str, Any], players: tuple[int, ...]) -> None:
+    n = len(players)
+    if fields.get("finishing_stacks") is not None:
+        want = _int_list(fields, "finishing_stacks", n)
+        got = [state.stacks[seat] for seat in players]
+        if want != got:
+            raise IllegalAction(f"finishing_stacks say {want}, the replay gives {got}")
+    result = state.result
+    if result is None:
+        return
+    if fields.get("winnings") is not None:
+        want = _int_list(fields, "winnings", n)
+        got = [result.payouts[seat] for seat in players]
+        if want != got:
+            raise IllegalAction(f"winnings say {want}, the replay gives {got}")
+    rake = fields.get("_rake")
+    if rake is not None and rake != result.rake:
+        raise IllegalAction(f"_rake says {rake}, the replay gives {result.rake}")
+
+
+def _flag(fields: Mapping[str, Any], name: str) -> bool:
+    value = fields.get(name, False)
+    if not isinstance(value, bool):
+        raise _fail("", f"{name} is true or false")
+    return value
+
+
+@dataclass(slots=True)
+class _Draw:
+    """One seat's draw in a five-card draw history: what it threw away and was dealt."""
+
+    seat: int
+    discards: list[Card | None]
+    replacements: list[Card | None]
+
+
+class ClassicNotation(VariantNotation):
+    """The standard PHH variants ``NT``, ``FT``, ``PO``, ``FO/8``, ``F7S``, ``F7S/8``, ``FR``
+    exactly as phh-std defines them, and ours for the games it lacks: ``PT``, ``FO``, ``PO/8``,
+    ``F5S``, ``F5D``, ``P5D`` (same fields, same action grammar). See ``docs/hand-histories.md``.
+
+    Player order is PHH's: p1 is the first seat left of the button and pN the button, so in
+    button games p1 posts the small blind (heads-up p1 is the big blind: phh-std reverses the
+    blinds for two players) and in stud p1 is the first seat dealt. ``blinds_or_straddles`` is
+    written ``[sb, bb, 0, ...]``; ``antes`` are uniform. Burn cards are not written (``d db``
+    lists only board cards). Every hand still in at the showdown is shown (``pN sm CARDS``),
+    right after the betting is over, in order from the last bettor of the final round.
+    """
+
+    def __init__(self, code: str) -> None:
+        from rules_engine.games import get_variant
+
+        self.code = code
+        self.game: Any = get_variant(code)
+
+    # -- seats ---------------------------------------------------------------------------------
+
+    @staticmethod
+    def players_of(button: int, n: int) -> tuple[int, ...]:
+        """Table seats of p1..pN: from the seat left of the button round to the button."""
+        return tuple((button + 1 + k) % n for k in range(n))
+
+    # -- reading -------------------------------------------------------------------------------
+
+    def _read_setup(self, fields: Mapping[str, Any], n: int) -> dict[str, Any]:
+        game = self.game
+        out: dict[str, Any] = {"ante": _uniform(fields, "antes", n, "one ante for all")}
+        if game.FAMILY == "stud":
+            if "blinds_or_straddles" in fields:
+                raise _fail("", "stud has a bring-in, not blinds: leave out blinds_or_straddles")
+            out["bring_in"] = _positive(fields, "bring_in")
+            out["small_bet"] = _positive(fields, "small_bet")
+            out["big_bet"] = _positive(fields, "big_bet")
+            blinds = fields.get("_blinds", [out["bring_in"], out["small_bet"]])
+            if not isinstance(blinds, list) or len(blinds) != 2:
+                raise _fail("", "_blinds is the table's [small blind, big blind]")
+            out["small_blind"], out["big_blind"] = blinds
+            return out
+        blinds = _int_list(fields, "blinds_or_straddles", n)
+        sb, bb = blinds[0], blinds[1]
+        if any(blinds[2:]) or not 0 < sb <= bb:
+            raise _fail(
+                "",
+                "blinds_or_straddles lists the small blind then the big blind, then zeros "
+                f"(no straddles), e.g. [5, 10, 0]; got {blinds}",
+            )
+        out["small_blind"], out["big_blind"] = sb, bb
+        if game.STRUCTURE == "fixed-limit":
+            out["small_bet"] = _positive(fields, "small_bet")
+            out["big_bet"] = _positive(fields, "big_bet")
+        else:
+            min_bet = fields.get("min_bet")
+            if min_bet != bb:
+                raise _fail("", f"min_bet is the big blind ({bb}), not {min_bet!r}")
+        return out
+
+    def read(self, fields: Mapping[str, Any], lines: list[Line]) -> ParsedHistory:
+        game = self.game
+        raw = fields.get("starting_stacks")
+        n = len(raw) if isinstance(raw, list) else 0
+        if not game.MIN_PLAYERS <= n <= game.MAX_PLAYERS:
+            raise _fail(
+                "", f"{game.name} is played by {game.MIN_PLAYERS} to {game.MAX_PLAYERS} players, not {n}"
+            )
+        stacks_phh = _int_list(fields, "starting_stacks", n)
+        speed = fields.get("_table_speed", "medium")
+        if speed not in SPEEDS:
+            raise _fail("", f"_table_speed is slow, medium or fast, not {speed!r}")
+        seat_numbers = fields.get("seats")
+        if seat_numbers is None:
+            table_of = list(range(n))
+        else:
+            seat_numbers = _int_list(fields, "seats", n)
+            if len(set(seat_numbers)) != n:
+                raise _fail("", "seats must be different")
+            ranked = sorted(seat_numbers)
+            table_of = [ranked.index(s) for s in seat_numbers]
+        button = table_of[-1]
+        if tuple(table_of) != self.players_of(button, n):
+            raise _fail("", "seats must go round the table from p1 (left of the button) to the button")
+        stacks = [0] * n
+        for k, seat in enumerate(table_of):
+            stacks[seat] = stacks_phh[k]
+        params = self._read_setup(fields, n)
+        players = tuple(table_of)
+        deck, reshuffle = self._deck_from(lines, players, button)
+        setup = HandSetup(
+            stacks=tuple(stacks),
+            button=button,
+            speed=speed,
+            public=_flag(fields, "_public"),
+            deck=deck,
+            check_buy_in=_flag(fields, "_check_buy_in"),
+            reshuffle=reshuffle,
+            **params,
+        )
+        try:
+            game.validate_setup(setup)
+        except RulesError as exc:
+            raise _fail("", str(exc)) from None
+        return self._replay(setup, fields, lines, players)
+
+    def _deals(
+        self, lines: list[Line], players: tuple[int, ...]
+    ) -> tuple[list[list[Card | None]], list[Card | None], list[_Draw], set[int]]:
+        """Every card the history deals: per table seat (in order), the board, the draws (seat,
+        discards, replacements) and the seats that folded before the draw."""
+        n = len(players)
+        hole: list[list[Card | None]] = [[] for _ in range(n)]
+        board: list[Card | None] = []
+        draws: list[_Draw] = []
+        folded: set[int] = set()
+        for line in lines:
+            if line.actor == "d":
+                if line.verb == "dh":
+                    if len(line.args) != 2:
+                        raise _fail(line.where, "deal hole cards as 'd dh pN CARDS'")
+                    seat = players[_player(line.args[0], n, line.where)]
+                    got = _parse_phh_cards(line.args[1], line.where)
+                    if any(d.seat == seat for d in draws):
+                        draws[-1].replacements.extend(got)
+                    else:
+                        hole[seat].extend(got)
+                elif line.verb == "db":
+                    if len(line.args) != 1:
+                        raise _fail(line.where, "deal board cards as 'd db CARDS' (no spaces)")
+                    board.extend(_parse_phh_cards(line.args[0], line.where))
+                else:
+                    raise _fail(line.where, f"the dealer deals hole cards (dh) or board cards (db), not {line.verb!r}")
+            elif line.actor and line.verb == "sd":
+                seat = players[_player(line.actor, n, line.where)]
+                discards = _parse_phh_cards("".join(line.args), line.where) if line.args else []
+                draws.append(_Draw(seat, discards, []))
+            elif line.actor and line.verb == "f" and not draws:
+                folded.add(players[_player(line.actor, n, line.where)])
+        return hole, board, draws, folded
+
+    def _deck_from(
+        self, lines: list[Line], players: tuple[int, ...], button: int
+    ) -> tuple[tuple[Card, ...], tuple[Card, ...] | None]:
+        """A deck order (and for draw a reshuffle order) that deals what the history deals."""
+        from rules_engine.games.classic import fill_deck
+
+        game = self.game
+        n = len(players)
+        hole, board, draws, folded = self._deals(lines, players)
+        order = clockwise_from_button(button, n)
+        try:
+            if game.FAMILY == "flop":
+                for seat in range(n):
+                    if len(hole[seat]) > game.HOLE:
+                        raise _fail("", f"a {game.name} player is dealt {game.HOLE} cards")
+                if len(board) > 5:
+                    raise _fail("", "the board has five cards at most")
+                return game.stacked_deck(hole, button, board), None
+            if game.FAMILY == "stud":
+                first = len(game.FIRST_STREET)
+                most = first + len(game.LATER_STREETS)
+                slots: list[Card | None] = []
+                for k in range(first):
+                    slots.extend(hole[s][k] if k < len(hole[s]) else None for s in order)
+                for k in range(first, most):
+                    if k == most - 1 and board:
+                        slots.extend(board[:1])
+                        break
+                    slots.extend(hole[s][k] for s in order if len(hole[s]) > k)
+                if any(len(h) > most for h in hole):
+                    raise _fail("", f"a {game.name} player is dealt {most} cards at most")
+                return fill_deck(slots[:52]), None
+            # five-card draw: the first five each, then the draws in the order dealt
+            slots = []
+            for k in range(5):
+                slots.extend(hole[s][k] if k < len(hole[s]) else None for s in order)
+            stub = 52 - 5 * n
+            wanted = [c for d in draws for c in d.replacements]
+            slots.extend(wanted[:stub])
+            deck = fill_deck(slots)
+            return deck, self._reshuffle_order(deck, order, draws, folded, wanted[stub:])
+        except RulesError as exc:
+            if isinstance(exc, HistoryError):
+                raise
+            raise _fail("", f"the cards dealt repeat a card ({exc})") from None
+
+    @staticmethod
+    def _reshuffle_order(
+        deck: tuple[Card, ...],
+        order: tuple[int, ...],
+        draws: list[_Draw],
+        folded: set[int],
+        after: list[Card | None],
+    ) -> tuple[Card, ...] | None:
+        """Five-card draw: a reshuffle order under which the discards come back as the history
+        deals them. The draw is followed card by card as the engine plays it (stub first, then
+        the discards so far, less the drawer's own); a card the history hides takes any card of
+        the pile that no later known card needs."""
+        if not after:
+            return None
+        n = len(order)
+        hands = {s: list(deck[k * n + j] for k in range(5)) for j, s in enumerate(order)}
+        muck = [c for s in folded for c in hands[s]]
+        stub = list(deck[5 * n :])
+        ranked: list[Card] = []
+        queue = list(after)
+        for d in draws:
+            k = len(d.discards)
+            hand = hands[d.seat]
+            thrown = [c for c in d.discards if c is not None]
+            if len(thrown) < k:
+                thrown = hand[:k]  # hidden discards: which ones does not matter
+            new: list[Card] = []
+            while len(new) < k:
+                if not stub:
+                    pile = list(muck)
+                    muck = []
+                    upcoming = queue[: len(pile)]
+                    needed = {c for c in upcoming if c is not None}
+                    if not needed <= set(pile):
+                        raise _fail("", "a card dealt after the reshuffle was not among the discards")
+                    spare = [c for c in sorted(pile) if c not in needed]
+                    stub = [c if c is not None else spare.pop(0) for c in upcoming]
+                    stub += [c for c in pile if c not in set(stub)]
+                    ranked.extend(stub)
+                    queue = queue[len(pile) :]
+                new.append(stub.pop(0))
+            hands[d.seat] = [c for c in hand if c not in thrown] + new
+            muck.extend(thrown)
+        taken = set(ranked)
+        return tuple(ranked) + tuple(c for c in deck if c not in taken)
+
+    def _replay(
+        self,
+        setup: HandSetup,
+        fields: Mapping[str, Any],
+        lines: list[Line],
+        players: tuple[int, ...],
+    ) -> ParsedHistory:
+        game = self.game
+        n = len(players)
+        state = game.start(setup)
+        actions: list[Action] = []
+        seen_hole = [0] * n  # cards per seat the history has dealt so far
+        seen_board = 0
+        shown: set[int] = set()
+        family = game.FAMILY
+        name = {seat: f"p{k + 1}" for k, seat in enumerate(players)}
+
+        def apply(action: Action, line: Line) -> None:
+            try:
+                state.apply(action)
+            except RulesError as exc:
+                raise type(exc)(f"{line.where}: {exc}") from None
+            actions.append(action)
+
+        def dealt_total(seat: int) -> int:
+            # Cards the engine has dealt this seat (a draw adds the replacements).
+            drawn = state.drawn[seat] if family == "draw" else None
+            return len(state.hole[seat]) + (drawn or 0)
+
+        for line in lines:
+            if not line.actor:
+                continue
+            if line.actor == "d":
+                if line.verb == "dh":
+                    k = _player(line.args[0], n, line.where)
+                    seat = players[k]
+                    count = len(line.args[1]) // 2
+                    if seen_hole[seat] + count > dealt_total(seat):
+                        raise IllegalAction(
+                            f"{line.where}: {name[seat]} is dealt these cards only when the betting "
+                            "before them is over"
+                        )
+                    seen_hole[seat] += count
+                else:
+                    count = len(line.args[0]) // 2
+                    if seen_board + count > len(state.board):
+                        raise IllegalAction(
+                            f"{line.where}: the board cards come only when the betting before them is over"
+                        )
+                    seen_board += count
+                continue
+            k = _player(line.actor, n, line.where)
+            seat = players[k]
+            verb = line.verb
+            if verb == "sm":
+                result = state.result
+                over = result is not None and result.showdown
+                if not over and state.showdown_after is None:
+                    raise IllegalAction(f"{line.where}: hands are shown at the showdown")
+                if state.folded[seat]:
+                    raise IllegalAction(f"{line.where}: {name[seat]} has folded")
+                # A seat may show again (after an all-in showdown in stud, the last down card).
+                if not line.args:
+                    raise IllegalAction(
+                        f"{line.where}: every hand still in is shown on this site; write "
+                        f"'{name[seat]} sm -' or the cards"
+                    )
+                if line.args != ("-",):
+                    got = _parse_phh_cards("".join(line.args), line.where)
+                    mine = state.hand_of(seat) + tuple(getattr(state, "discards", [()] * n)[seat])
+                    if any(c is not None and c not in mine for c in got):
+                        raise IllegalAction(f"{line.where}: {name[seat]} shows cards it does not hold")
+                shown.add(seat)
+                continue
+            if any(seen_hole[s] < dealt_total(s) for s in range(n) if not state.folded[s]) or (
+                seen_board < len(state.board)
+            ):
+                raise _fail(line.where, "cards were dealt that the history has not shown yet (a 'd dh' or 'd db' line is missing)")
+            if verb == "sd":
+                if family != "draw":
+                    raise IllegalAction(f"{line.where}: {game.name} has no draw")
+                discards: tuple[Card, ...] = ()
+                if line.args:
+                    got = _parse_phh_cards("".join(line.args), line.where)
+                    hand = list(state.hand_of(seat))
+                    if None in got:
+                        # Hidden discards: which cards does not matter, only how many.
+                        discards = tuple(hand[: len(got)])
+                    else:
+                        discards = tuple(c for c in got if c is not None)
+                apply(Action(seat, "draw", cards=discards, timeout=line.timeout), line)
+                continue
+            legal = state.legal_actions(seat)
+            if not legal and state.to_act is not None and state.to_act != seat:
+                raise OutOfTurn(f"{line.where}: it is {name[state.to_act]}'s turn, not {name[seat]}'s")
+            kinds = {la.kind for la in legal}
+            if verb == "f":
+                if line.args:
+                    raise _fail(line.where, "f takes no amount")
+                action = Action(seat, "fold", timeout=line.timeout)
+            elif verb == "cc":
+                if line.args:
+                    raise _fail(line.where, "cc takes no amount")
+                action = Action(seat, "check" if "check" in kinds else "call", timeout=line.timeout)
+            elif verb == "pb":
+                if line.args:
+                    raise _fail(line.where, "pb takes no amount")
+                action = Action(seat, "bring_in", timeout=line.timeout)
+            elif verb == "cbr":
+                if len(line.args) != 1 or not line.args[0].isdigit():
+                    raise _fail(line.where, "write 'pN cbr AMOUNT' with a whole number (the raise-to total)")
+                to = int(line.args[0])
+                kind = None
+                for la in legal:
+                    lo = la.min_amount if la.min_amount is not None else la.to
+                    hi = la.max_amount if la.max_amount is not None else la.to
+                    if la.kind in ("bet", "raise", "complete", "all_in") and lo <= to <= hi:
+                        kind = la.kind
+                        break
+                if kind is None:
+                    sizes = ", ".join(la.label.lower() for la in legal) or "nothing"
+                    raise IllegalAction(f"{line.where}: {name[seat]} may not raise to {to} (may: {sizes})")
+                action = Action(seat, kind, amount=to)
+            else:
+                raise _fail(line.where, f"unknown action {verb!r} (use f, cc, cbr, pb, sd or sm)")
+            apply(action, line)
+
+        for seat in range(n):
+            # The history's cards (when given in full) are the ones the engine dealt.
+            if seen_hole[seat] > dealt_total(seat):
+                raise IllegalAction(f"{name[seat]} is dealt more cards than the game deals")
+        _check_classic_totals(state, fields, players)
+        return ParsedHistory(setup, tuple(actions), state, players, fields)
+
+    # -- writing -------------------------------------------------------------------------------
+
+    def write(
+        self, state: Any, *, hide_unshown: bool, viewer: int | None, extra: Mapping[str, Any]
+    ) -> str:
+        from rules_engine.games.classic import ClassicState
+
+        if not isinstance(state, ClassicState) or state.game is not self.game:
+            raise TypeError(f"to_phh needs a {self.game.name} hand state")
+        game: Any = self.game
+        setup = state.setup
+        n = state.n
+        players = self.players_of(setup.button, n)
+        name = {seat: f"p{k + 1}" for k, seat in enumerate(players)}
+        result = state.result
+        shown = set(result.shown) if result is not None else set()
+        family = game.FAMILY
+
+        def hidden(seat: int) -> bool:
+            return hide_unshown and seat not in shown and seat != viewer
+
+        def cards_text(seat: int, cards: Sequence[Card], ups: Sequence[bool] = ()) -> str:
+            if not hidden(seat):
+                return _phh_cards(cards)
+            return _phh_cards([c if k < len(ups) and ups[k] else None for k, c in enumerate(cards)])
+
+        lines: list[str] = []
+        fresh = game.start(setup)
+        dealt = [0] * n
+
+        def deals(events: Sequence[Event]) -> None:
+            # One line per deal, street by street, as the engine dealt them (a draw's
+            # replacements are written with its discards).
+            for e in events:
+                if e.kind == "deal" and e.seat is not None:
+                    seat, k = e.seat, e.amount
+                    new = fresh.hole[seat][dealt[seat] : dealt[seat] + k]
+                    ups = fresh.up[seat][dealt[seat] : dealt[seat] + k] if family == "stud" else ()
+                    lines.append(f"d dh {name[seat]} {cards_text(seat, new, ups)}")
+                    dealt[seat] += k
+                elif e.kind in ("flop", "turn", "river", "board"):
+                    lines.append(f"d db {_phh_cards(e.cards)}")
+
+        shown_cards = [0] * n
+
+        def showdown(held: list[int]) -> None:
+            for seat in fresh._show_order(fresh.in_hand):
+                if held[seat] > shown_cards[seat]:
+                    lines.append(f"{name[seat]} sm {_phh_cards(fresh.hole[seat][: held[seat]])}")
+                    shown_cards[seat] = held[seat]
+
+        first_deal = [e for e in fresh.start_events if e.kind == "deal"][:n]
+        deals(first_deal)
+        if fresh.showdown_after == 0 and fresh.result is not None and fresh.result.showdown:
+            showdown(list(dealt))  # everyone all-in from the forced bets
+        deals([e for e in fresh.start_events if e not in first_deal])
+        for i, action in enumerate(state.log):
+            before = [len(h) for h in fresh.hole]
+            events = fresh.apply(action)
+            seat = action.seat
+            if action.kind == "draw":
+                k = len(action.cards)
+                if hidden(seat):
+                    lines.append(f"{name[seat]} sd {'??' * k}".rstrip())
+                else:
+                    lines.append(f"{name[seat]} sd {_phh_cards(action.cards)}".rstrip())
+                if action.timeout:
+                    lines[-1] += " # timeout"
+                if k:
+                    new = fresh.hole[seat][5 - k :]
+                    lines.append(f"d dh {name[seat]} {cards_text(seat, new)}")
+            else:
+                verb = {"fold": "f", "check": "cc", "call": "cc", "bring_in": "pb"}.get(action.kind)
+                if verb is None:
+                    to = next(e.amount for e in events if e.seat == seat and e.kind == action.kind)
+                    text = f"{name[seat]} cbr {to}"
+                else:
+                    text = f"{name[seat]} {verb}"
+                if action.timeout:
+                    text += " # timeout"
+                lines.append(text)
+            if fresh.showdown_after == i + 1 and fresh.result is not None and fresh.result.showdown:
+                showdown(before)
+            deals(events)
+
+        if fresh.result is not None and fresh.result.showdown:
+            # Stud: a seat shown when the betting ended gets its last card face down after the
+            # run-out, so it shows again with all its cards (PHH readers expect it).
+            showdown([len(h) for h in fresh.hole])
+
+        out: dict[str, Any] = {"variant": game.code, "antes": [setup.ante] * n}
+        if family == "stud":
+            out["bring_in"] = setup.bring_in
+        else:
+            out["blinds_or_straddles"] = [setup.small_blind, setup.big_blind] + [0] * (n - 2)
+        if game.STRUCTURE == "fixed-limit":
+            out["small_bet"] = setup.small_bet
+            out["big_bet"] = setup.big_bet
+        else:
+            out["min_bet"] = setup.big_blind
+        out["starting_stacks"] = [setup.stacks[seat] for seat in players]
+        out["seats"] = [seat + 1 for seat in players]
+        out["actions"] = lines
+        out["finishing_stacks"] = [state.stacks[seat] for seat in players]
+        if result is not None:
+            out["winnings"] = [result.payouts[seat] for seat in players]
+        if family == "stud":
+            out["_blinds"] = [setup.small_blind, setup.big_blind]
+        out["_table_speed"] = setup.speed
+        out["_public"] = setup.public
+        if setup.check_buy_in:
+            out["_check_buy_in"] = True
+        if result is not None:
+            out["_rake"] = result.rake
+        for key, value in extra.items():
+            if key in out:
+                raise ValueError(f"{key} is written by the engine")
+            out[key] = value
+        return _dump_toml(out)
+
+    # -- summary -------------------------------------------------------------------------------
+
+    def summary(self, parsed: ParsedHistory, verbose: bool) -> dict[str, Any]:
+        state = parsed.state
+        players = parsed.players
+        out: dict[str, Any] = {"finishing_stacks": [state.stacks[seat] for seat in players]}
+        if not verbose:
+            return out
+        name = {seat: f"p{k + 1}" for k, seat in enumerate(players)}
+        result = state.result
+        out["over"] = state.is_over
+        out["phase"] = state.phase
+        out["board"] = "".join(map(str, state.board))
+        if result is None:
+            return out
+        out["showdown"] = result.showdown
+        out["rake"] = result.rake
+        out["winnings"] = [result.payouts[seat] for seat in players]
+        out["scoop"] = None if result.scoop is None else name[result.scoop]
+        out["pots"] = [
+            {
+                "amount": pot.amount,
+                "rake": pot.rake,
+                "players": [name[s] for s in players if s in pot.eligible],
+                "winnings": {name[s]: pot.payouts[s] for s in players if pot.payouts[s]},
+                "halves": [
+                    {
+                        "half": part.half,
+                        "share": part.share,
+                        "winners": [
+                            {
+                                "player": name[w.seat],
+                                "amount": w.amount,
+                                "cards": "".join(map(str, w.cards)),
+                                "hand": w.description,
+                            }
+                            for w in sorted(part.winners, key=lambda w: players.index(w.seat))
+                        ],
+                    }
+                    for part in pot.boards
+                ],
+            }
+            for pot in result.pots
+        ]
+        return out
+
+
+for _code in ("NT", "PT", "FT", "PO", "FO", "FO/8", "PO/8", "F7S", "F7S/8", "FR", "F5S", "F5D", "P5D"):
+    _NOTATIONS[_code] = ClassicNotation(_code)
+
+
 # -- TOML -------------------------------------------------------------------------------------
 
 
@@ -1014,7 +1608,7 @@ def read_phh(text: str) -> tuple[HandSetup, list[Action]]:
     return parsed.setup, list(parsed.actions)
 
 
-def replay_phh(text: str) -> PatchPatchState:
+def replay_phh(text: str) -> Any:
     """Replay a history and return the state it reaches."""
     return parse_phh(text).state
 

@@ -268,7 +268,7 @@ DEAL = [f"d dh p1 {H[0]}", f"d dh p2 {H[1]}", f"d dh p3 {H[2]}"]
     ("text", "error", "message"),
     [
         ("variant = ", HistoryError, "not valid TOML"),
-        ('variant = "NT"\nactions = []', HistoryError, "not supported"),
+        ('variant = "N2L1D"\nactions = []', HistoryError, "not supported"),
         ('variant = "PP"', HistoryError, "no actions"),
         (history(DEAL, stacks="[1000]"), HistoryError, "2 or 3 players"),
         (history(DEAL).replace("min_bet = 10", "min_bet = 5"), HistoryError, "min_bet"),
