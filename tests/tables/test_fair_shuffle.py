@@ -11,6 +11,7 @@ from django.test import Client
 from django.utils import timezone
 
 from rules_engine import fairness
+from rules_engine.games import get_variant
 from tables import services
 from tables.selectors import table_snapshot
 from tests.tables.helpers import current_state, play_passively, seated_table, user_for_index
@@ -43,9 +44,6 @@ def test_each_viewer_gets_a_history_that_verifies_and_hides_the_folded() -> None
     folder = user_for_index(hand, actor)
     services.table_act(table_id=table.id, user=folder, message={"action": "fold", "version": table.version})
     finished = play_passively(table)
-    _, final = current_state(table) if False else (None, None)
-    from rules_engine.games import get_variant
-
     final = get_variant("PP").from_json(finished.state)
     folded_cards = {str(c) for c in final.hand_of(actor)}
     url = f"/tables/{table.id}/hands/{finished.number}"
