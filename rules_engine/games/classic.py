@@ -354,6 +354,8 @@ class ClassicState:
         #: Number of actions applied when the betting ended for good with two or more seats in
         #: (the runout and showdown follow); the hand history shows the hands there.
         self.showdown_after: int | None = None
+        self._legal_key: tuple[int, int] | None = None
+        self._legal_cache: list[LegalAction] = []
         self._last_aggressor: int | None = None
         self._round_first: int | None = None
         self.start_events: list[Event] = self._begin()
@@ -492,7 +494,16 @@ class ClassicState:
             return self._draw_legal(seat) if seat == drawer else []
         if seat != self._bet.to_act:
             return []
-        return self._betting_legal(seat, self._bet.options(seat))
+        return list(self._legal_now(seat))
+
+    def _legal_now(self, seat: int) -> list[LegalAction]:
+        """The betting options of the seat to act, computed once per state (the server and the
+        engine both ask for them on every action)."""
+        key = (len(self.log), seat)
+        if self._legal_key != key:
+            self._legal_cache = self._betting_legal(seat, self._bet.options(seat))
+            self._legal_key = key
+        return self._legal_cache
 
     def _draw_legal(self, seat: int) -> list[LegalAction]:
         return []
@@ -576,7 +587,7 @@ class ClassicState:
     def _timeout_kind(self, seat: int) -> str:
         if self._bring_in_pending:
             return "bring_in"
-        return "check" if self._bet.options(seat).call == 0 else "fold"
+        return "check" if any(la.kind == "check" for la in self._legal_now(seat)) else "fold"
 
     def _break(self, seat: int, events: list[Event]) -> None:
         events.append(Event("timeout", seat=seat))
@@ -598,8 +609,7 @@ class ClassicState:
             if bet.to_act is None:
                 raise IllegalAction("nobody can bet now")
             raise OutOfTurn(f"it is seat {bet.to_act}'s turn to act, not seat {seat}'s")
-        opts = bet.options(seat)
-        legal = self._betting_legal(seat, opts)
+        legal = self._legal_now(seat)
         matches = [la for la in legal if la.kind == kind]
         if not matches:
             raise IllegalAction(_why_not(kind, legal))
