@@ -3,10 +3,13 @@
 from django.contrib import admin
 from django.urls import include, path
 
+from tables import views_replay
+
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("i18n/", include("django.conf.urls.i18n")),
     path("", include("club.urls")),
     path("rules/", include("rulesdocs.urls")),
+    path("hands/check/", views_replay.check_page, name="check_history"),
     path("", include("tables.urls")),
 ]

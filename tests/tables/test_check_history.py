@@ -1,0 +1,80 @@
+"""The hand-history checker page, and hostile uploads: every broken or random file gets a clear
+message and a 400 (200 for htmx), never a server error."""
+
+from __future__ import annotations
+
+import random
+import string
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import Client
+
+from tables.selectors import hand_history_text
+from tests.tables.helpers import play_passively, seated_table
+
+pytestmark = pytest.mark.django_db
+
+
+def _history() -> str:
+    table, users = seated_table(n=3)
+    return hand_history_text(hand=play_passively(table), user=None)
+
+
+def test_a_site_history_replays_and_its_deck_checks_out(client: Client) -> None:
+    text = _history()
+    res = client.post("/hands/check/", {"text": text})
+    assert res.status_code == 200
+    body = res.content.decode()
+    assert "Patch-Patch" in body and "The deck commitment holds" in body
+    upload = SimpleUploadedFile("hand.phh", text.encode(), content_type="application/toml")
+    res = client.post("/hands/check/", {"file": upload}, HTTP_HX_REQUEST="true")
+    assert res.status_code == 200 and "The deck commitment holds" in res.content.decode()
+    assert "<html" not in res.content.decode()
+
+
+def test_a_tampered_history_is_flagged(client: Client) -> None:
+    text = _history()
+    import tomllib
+
+    fields = tomllib.loads(text)
+    first = fields["_deck_reveal"][0]
+    bad = text.replace(first, first[:-1] + ("1" if first[-1] == "0" else "0"))
+    res = client.post("/hands/check/", {"text": bad})
+    assert "✗" in res.content.decode()
+
+
+def _mutations(text: str, rng: random.Random) -> list[str]:
+    out = ["", " ", "\x00", "[[[[", "variant = 'ZZ'", "variant = 'PP'\nactions = 5", text[: len(text) // 2]]
+    lines = text.splitlines()
+    for _ in range(60):
+        copy = list(lines)
+        i = rng.randrange(len(copy))
+        choice = rng.randrange(5)
+        if choice == 0:
+            del copy[i]
+        elif choice == 1:
+            copy[i] = copy[i].replace("p1", "p9")
+        elif choice == 2:
+            copy[i] = "".join(rng.choice(string.printable) for _ in range(rng.randrange(1, 80)))
+        elif choice == 3:
+            copy.insert(i, copy[i])
+        else:
+            copy[i] = copy[i].replace("1", "-1").replace("c", "x")
+        out.append("\n".join(copy))
+    return out
+
+
+def test_hostile_histories_get_clear_errors_never_a_crash(client: Client) -> None:
+    text = _history()
+    rng = random.Random(7)
+    for bad in _mutations(text, rng):
+        res = client.post("/hands/check/", {"text": bad})
+        assert res.status_code in (200, 400), bad[:60]
+    too_big = SimpleUploadedFile("big.phh", b"x" * 300_000)
+    res = client.post("/hands/check/", {"file": too_big})
+    assert res.status_code == 400 and "too large" in res.content.decode()
+    binary = SimpleUploadedFile("bin.phh", bytes(range(256)))
+    res = client.post("/hands/check/", {"file": binary})
+    assert res.status_code == 400 and "UTF-8" in res.content.decode()
+    assert client.post("/hands/check/", {}).status_code == 400
