@@ -1,0 +1,477 @@
+"""Live tables under load: real websockets against Daphne, with Redis and PostgreSQL behind it.
+
+``run()`` prints as it measures and returns a markdown section for ``bench/RESULTS.md``; the file
+also runs on its own: ``python bench/bench_live.py [seconds-per-run]``.
+
+Each run gets a fresh PostgreSQL database and an emptied Redis database (db 10 unless
+``BENCH_REDIS_DB`` says otherwise), Daphne processes (two, or ``BENCH_LIVE_DAPHNES``) and one
+Celery worker (threads, concurrency 2, with its beat), all started the way
+``tests/integration/cluster.py`` starts them. N tables of three bots are seeded through the
+services; every bot is a websocket client that logs in with its own session cookie and acts ONE
+SECOND (plus up to 0.2 s) after its turn comes: check, else call; "done" to arrange; "I'm back"
+after a timeout. On one table in ten one bot never acts, so its clocks run out (decision timeouts
+next to the showdown pauses every hand ends with).
+
+Figures, for N = 10, 50 and 200 (N is lowered, and the table says so, when seeding takes over a
+minute):
+
+* actions per second accepted by the server (every bot action that was not refused);
+* latency: from a bot sending an action to EVERY viewer of that table (the table's three players)
+  holding the version it produced, p50 and p99;
+* timers: from the deadline a state message announced to every viewer holding the version the
+  timer produced, and to the server applying it, p50 and p99;
+* CPU used by each process, and Daphne's CPU per accepted action (the figure that moves least
+  when other work shares the machine);
+* the most actions per second one Daphne process sustains with no think time (bots act the moment
+  their turn comes), over 40 tables.
+
+Targets from issue #4: p99 latency at most 50 ms with 200 tables on this 2-core machine; timers
+at most 1 s late at p99. Everything talks to 127.0.0.1 only; every loop and run is bounded (about
+20 s measured per run, a minute or so each with its set-up).
+"""
+# No "from __future__ import annotations": bench/run.py loads this file without registering it
+# in sys.modules, and dataclasses then cannot resolve string annotations.
+import asyncio
+import contextlib
+import os
+import random
+import resource
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from tests.integration.cluster import (  # noqa: E402
+    Cluster,
+    ClusterError,
+    Viewer,
+    answers,
+    cpu_seconds,
+    postgres_database,
+    redis_database,
+    service_cpu_seconds,
+)
+
+PG_ADMIN_URL = os.environ.get("TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
+REDIS_BASE_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
+REDIS_DB = int(os.environ.get("BENCH_REDIS_DB", "10"))
+
+SIZES = (10, 50, 200)
+DAPHNES = int(os.environ.get("BENCH_LIVE_DAPHNES", "2"))  # Daphne processes for the N runs
+THINK = 1.0  # seconds between a bot's turn coming and its action
+JITTER = 0.2  # plus up to this much, so three players arranging at once don't always collide
+WINDOW = 20.0  # seconds measured per run
+SETUP_BUDGET = 60.0  # seconds allowed to seed one run's tables before N is lowered
+CLOCKS = {"decision": 5.0, "arrange": 8.0, "showdown": 1.0, "deal": 1.0}
+# A state's clock name -> its length: a new deadline minus its length is when the server set it.
+CLOCK_LENGTH = {"decision": CLOCKS["decision"], "arrange": CLOCKS["arrange"], "next": CLOCKS["showdown"],
+                "deal": CLOCKS["deal"]}
+SLEEPY_EVERY = 10  # one table in ten has a bot that lets its clocks run out
+SATURATION_TABLES = 40
+SATURATION_WINDOW = 15.0
+TARGET_P99_MS = 50.0
+TARGET_TIMER_P99_S = 1.0
+
+
+def _pct(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    k = min(len(ordered) - 1, max(0, round(q / 100 * (len(ordered) - 1))))
+    return ordered[k]
+
+
+# ---------------------------------------------------------------------------------------------
+# Bots
+
+
+@dataclass
+class Send:
+    table_id: int
+    version: int
+    at: float
+    action: str
+    refused: bool = False
+
+
+@dataclass
+class Record:
+    sends: list[Send] = field(default_factory=list)
+    errors: dict[str, int] = field(default_factory=dict)
+    stopped: bool = False
+
+
+class Bot(Viewer):
+    """A player that acts ``think`` seconds after its turn comes, with the latest version."""
+
+    def __init__(self, *, record: Record, think: float, sleepy: bool = False, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.record = record
+        self.think = think
+        self.sleepy = sleepy
+        self.pending: asyncio.TimerHandle | None = None
+        self.last_send: Send | None = None
+        self.acted_at = -1  # the version this bot last acted on: never twice on the same picture
+        self.sending: set[asyncio.Task[None]] = set()
+
+    def on_message(self, msg: dict[str, Any], now: float) -> None:
+        if msg.get("type") == "error":
+            if self.last_send is not None:
+                self.last_send.refused = True
+                self.last_send = None
+            self.record.errors[str(msg.get("message"))] = self.record.errors.get(str(msg.get("message")), 0) + 1
+            self.acted_at = -1  # refused: it may try again on the picture that comes with the error
+            return
+        if msg.get("type") != "state" or self.record.stopped or self.pending is not None:
+            return
+        if self._choice() is not None:
+            loop = asyncio.get_running_loop()
+            if self.think > 0:
+                self.pending = loop.call_later(self.think + random.uniform(0, JITTER), self._fire)
+            else:
+                self.pending = loop.call_soon(self._fire)  # type: ignore[assignment]
+
+    def _choice(self) -> str | None:
+        if self.version <= self.acted_at:
+            return None  # waiting for its own action to come back
+        actions = self.actions
+        if "im_back" in actions and self.phase != "over":
+            return "im_back"
+        if not self.my_turn or self.sleepy:
+            return None
+        return self.passive_choice()
+
+    def _fire(self) -> None:
+        self.pending = None
+        if self.record.stopped:
+            return
+        choice = self._choice()
+        if choice is None:
+            return
+        send = Send(table_id=self.table_id, version=self.version, at=time.time(), action=choice)
+        self.acted_at = send.version
+        self.record.sends.append(send)
+        self.last_send = send
+        task = asyncio.ensure_future(self.send(choice, version=send.version))
+        self.sending.add(task)
+        task.add_done_callback(self.sending.discard)
+
+
+# ---------------------------------------------------------------------------------------------
+# One run
+
+
+@dataclass
+class RunResult:
+    tables: int
+    daphnes: int
+    think: float
+    window: float
+    setup_s: float
+    accepted: int = 0
+    refused: int = 0
+    latencies: list[float] = field(default_factory=list)
+    timer_late: list[float] = field(default_factory=list)
+    timer_applied: list[float] = field(default_factory=list)  # deadline -> the server applied it
+    missed_versions: int = 0
+    bot_timeouts: int = 0
+    cpu: dict[str, float] = field(default_factory=dict)
+    machine: float = 0.0  # cores busy on the whole machine, ours and everybody else's
+    load: float = 0.0  # the machine's 1-minute load average when the run started
+    errors: dict[str, int] = field(default_factory=dict)  # refusals the bots got, by message
+    note: str = ""
+
+    @property
+    def actions_per_s(self) -> float:
+        return self.accepted / self.window
+
+    @property
+    def daphne_ms_per_action(self) -> float:
+        busy = sum(v for k, v in self.cpu.items() if k.startswith("daphne"))
+        return busy / self.actions_per_s * 1000 if self.accepted else float("nan")
+
+    def line(self) -> str:
+        lat = [x * 1000 for x in self.latencies]
+        late = self.timer_late
+        applied = self.timer_applied
+        return (
+            f"N={self.tables:4d} think={self.think:.1f}s daphne={self.daphnes}: "
+            f"{self.actions_per_s:6.1f} actions/s ({self.refused} refused), "
+            f"latency p50 {_pct(lat, 50):6.1f} ms p99 {_pct(lat, 99):7.1f} ms "
+            f"(n={len(lat)}), timers late p50 {_pct(late, 50) * 1000:5.0f} ms "
+            f"p99 {_pct(late, 99) * 1000:6.0f} ms (n={len(late)}), applied p50 "
+            f"{_pct(applied, 50) * 1000:.0f} ms p99 {_pct(applied, 99) * 1000:.0f} ms, "
+            f"Daphne CPU {self.daphne_ms_per_action:.1f} ms/action, cpu {self.cpu_text()}, load {self.load:.1f}"
+            + (f", refusals {self.errors}" if self.errors else "")
+        )
+
+    def cpu_text(self) -> str:
+        return ", ".join(f"{k} {v:.0%}" for k, v in self.cpu.items()) + (
+            f"; machine {self.machine:.0%} of {os.cpu_count() or 0}00%"
+        )
+
+
+def _first_at_or_after(viewer: Viewer, version: int) -> float | None:
+    times = [t for v, t in viewer.arrivals.items() if v >= version]
+    return min(times) if times else None
+
+
+def _analyse(result: RunResult, bots: list[Bot], record: Record, t0: float, t1: float) -> None:
+    by_table: dict[int, list[Bot]] = {}
+    for b in bots:
+        by_table.setdefault(b.table_id, []).append(b)
+    accepted_at: dict[tuple[int, int], Send] = {}
+    for s in record.sends:
+        if not t0 <= s.at < t1:
+            continue
+        if s.refused:
+            result.refused += 1
+            continue
+        result.accepted += 1
+        accepted_at[(s.table_id, s.version)] = s
+    for (table_id, version), s in accepted_at.items():
+        arrivals = [_first_at_or_after(v, version + 1) for v in by_table[table_id]]
+        if any(a is None for a in arrivals):
+            result.missed_versions += 1
+            continue
+        result.latencies.append(max(arrivals) - s.at)  # type: ignore[type-var,operator]
+    # Timers: a state announcing a deadline, followed by a version nobody's action produced.
+    accepted_any = {(s.table_id, s.version) for s in record.sends if not s.refused}
+    for table_id, viewers in by_table.items():
+        states: dict[int, dict[str, Any]] = {}
+        for v in viewers:
+            for version, deadline, clock in getattr(v, "deadlines", []):
+                states.setdefault(version, {"deadline": deadline, "clock": clock})
+        for version, info in states.items():
+            if info["deadline"] is None or (table_id, version) in accepted_any:
+                continue
+            if not t0 <= info["deadline"] < t1:
+                continue
+            arrivals = [_first_at_or_after(v, version + 1) for v in viewers]
+            if any(a is None for a in arrivals):
+                continue
+            result.timer_late.append(max(arrivals) - info["deadline"])  # type: ignore[type-var,operator]
+            # The state the timer made starts a new clock at the moment the server applied it.
+            made = states.get(version + 1)
+            length = CLOCK_LENGTH.get(made["clock"]) if made else None
+            if made is not None and made["deadline"] is not None and length:
+                result.timer_applied.append(made["deadline"] - length - info["deadline"])
+            if info["clock"] == "decision" and not any(
+                b.sleepy for b in viewers
+            ):
+                result.bot_timeouts += 1
+
+
+class DeadlineBot(Bot):
+    """Remembers every (version, deadline, clock) it was shown, for the timer figures."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.deadlines: list[tuple[int, float | None, str]] = []
+
+    def on_message(self, msg: dict[str, Any], now: float) -> None:
+        if msg.get("type") == "state":
+            self.deadlines.append((msg["version"], msg.get("deadline"), msg.get("clock") or ""))
+        super().on_message(msg, now)
+
+
+async def _connect_all(bots: list[Bot], concurrency: int = 40) -> None:
+    gate = asyncio.Semaphore(concurrency)
+
+    async def one(b: Bot) -> None:
+        async with gate:
+            await b.connect()
+            await b.wait_version(0, 60)
+
+    await asyncio.gather(*(one(b) for b in bots))
+
+
+async def _drive(cluster: Cluster, tables: list[dict[str, Any]], cookie_name: str, ports: list[int],
+                 think: float, window: float, result: RunResult, setup_started: float) -> None:
+    record = Record()
+    bots: list[Bot] = []
+    for n, t in enumerate(tables):
+        for i, p in enumerate(t["players"]):
+            bots.append(DeadlineBot(
+                record=record, think=think, sleepy=(think > 0 and n % SLEEPY_EVERY == 0 and i == 0),
+                port=ports[(n + i) % len(ports)], table_id=t["id"], cookie=p["cookie"],
+                cookie_name=cookie_name, label=p["username"],
+            ))
+    pids = {name.split("-")[0] + (f"-{n}" if name.startswith("daphne") else ""): pid
+            for n, (name, pid) in enumerate(cluster.pids().items())}
+
+    def cpu_now() -> dict[str, float]:
+        out = {name: cpu_seconds(pid) for name, pid in pids.items()}
+        me = resource.getrusage(resource.RUSAGE_SELF)
+        out["bots"] = me.ru_utime + me.ru_stime
+        out.update(service_cpu_seconds())
+        return out
+
+    try:
+        await _connect_all(bots)
+        await asyncio.to_thread(cluster.control, "resume", tables=[t["id"] for t in tables])
+        result.setup_s = time.monotonic() - setup_started
+        await asyncio.sleep(min(3.0, window / 5))  # the first hands are dealt and under way
+        cpu0 = cpu_now()
+        t0 = time.time()
+        await asyncio.sleep(window)
+        t1 = time.time()
+        cpu1 = cpu_now()
+        record.stopped = True
+        await asyncio.sleep(min(3.0, CLOCKS["decision"]))  # let the last actions and timers land
+        result.window = t1 - t0
+        used = {k: (cpu1[k] - cpu0[k]) / result.window for k in cpu1}
+        result.machine = used.pop("machine")
+        result.cpu = used
+        _analyse(result, bots, record, t0, t1)
+        result.errors = dict(record.errors)
+    finally:
+        record.stopped = True
+        for b in bots:
+            if b.pending is not None:
+                b.pending.cancel()
+        gate = asyncio.Semaphore(100)
+
+        async def close(b: Bot) -> None:
+            async with gate:
+                await b.close()
+
+        await asyncio.gather(*(close(b) for b in bots), return_exceptions=True)
+
+
+def _one_run(*, tables: int, daphnes: int, think: float, window: float) -> RunResult:
+    setup_started = time.monotonic()
+    result = RunResult(tables=tables, daphnes=daphnes, think=think, window=window, setup_s=0.0,
+                       load=os.getloadavg()[0])
+    with postgres_database(PG_ADMIN_URL) as db_url, redis_database(REDIS_BASE_URL, REDIS_DB) as redis_url:
+        cluster = Cluster(database_url=db_url, redis_url=redis_url, **CLOCKS)
+        try:
+            cluster.migrate()
+            ports = [cluster.start_daphne() for _ in range(daphnes)]
+            cluster.start_worker(wait=False)
+            seeded: list[dict[str, Any]] = []
+            cookie_name = "sessionid"
+            # Seed in batches and stop early if this machine can't set up N tables in time.
+            while len(seeded) < tables:
+                if time.monotonic() - setup_started > SETUP_BUDGET:
+                    result.note = f"lowered from {tables}: seeding took over {SETUP_BUDGET:.0f} s"
+                    break
+                batch = min(25, tables - len(seeded))
+                out = cluster.control("seed", tables=batch, players=3, prefix=f"b{len(seeded)}_")
+                cookie_name = out["cookie_name"]
+                seeded.extend(out["tables"])
+            result.tables = len(seeded)
+            cluster.wait_for_worker()
+            asyncio.run(_drive(cluster, seeded, cookie_name, ports, think, window, result, setup_started))
+            cluster.assert_alive()
+        except BaseException:
+            print(cluster.logs(), file=sys.stderr)
+            raise
+        finally:
+            cluster.close()
+    return result
+
+
+# ---------------------------------------------------------------------------------------------
+
+
+def run(window: float = WINDOW) -> str:
+    title = "## Live tables: websockets, Daphne, Redis, PostgreSQL, Celery timers (issue #4)\n\n"
+    missing = [what for what, url, port in (("PostgreSQL", PG_ADMIN_URL, 5432), ("Redis", REDIS_BASE_URL, 6379))
+               if not answers(url, port)]
+    if missing:
+        msg = f"Skipped: {' and '.join(missing)} did not answer (see README, 'Running on PostgreSQL and Redis')."
+        print(msg)
+        return title + msg + "\n"
+    with contextlib.suppress(ImportError):
+        import websockets  # noqa: F401
+    if "websockets" not in sys.modules:
+        msg = "Skipped: the websockets package is missing (pip install -e '.[bench]')."
+        print(msg)
+        return title + msg + "\n"
+
+    runs: list[RunResult] = []
+    plan = [(n, DAPHNES, THINK, window) for n in SIZES]
+    plan.append((SATURATION_TABLES, 1, 0.0, min(window, SATURATION_WINDOW)))
+    for n, daphnes, think, seconds in plan:
+        print(f"live: {n} tables x 3 bots, {daphnes} Daphne, think {think:.0f} s, {seconds:.0f} s ...", flush=True)
+        try:
+            r = _one_run(tables=n, daphnes=daphnes, think=think, window=seconds)
+        except (ClusterError, OSError, TimeoutError) as exc:
+            print(f"  failed: {exc}", flush=True)
+            r = RunResult(tables=n, daphnes=daphnes, think=think, window=seconds, setup_s=0.0,
+                          note=f"failed: {str(exc).splitlines()[0][:200]}")
+        runs.append(r)
+        print("  " + r.line(), flush=True)
+    return title + _markdown(runs[:-1], runs[-1])
+
+
+def _ms(values: list[float], q: float, scale: float = 1000.0) -> str:
+    return f"{_pct(values, q) * scale:.0f} ms" if values else "-"
+
+
+def _markdown(runs: list[RunResult], sat: RunResult) -> str:
+    out = [
+        "Bots on real websockets (the `websockets` library) against Daphne, one Celery worker (threads, "
+        "concurrency 2, with its beat), channels_redis and PostgreSQL, all on this machine; a fresh "
+        "database and Redis db per run. Three bots a table, each logged in with its own session, "
+        f"acting {THINK:.0f} s (plus 0-{JITTER * 1000:.0f} ms) after its turn comes: check, else call, "
+        f"done to arrange. On one table in {SLEEPY_EVERY} one bot never acts, so its decision clocks "
+        f"run out. Clocks: decision {CLOCKS['decision']:.0f} s, arrangement {CLOCKS['arrange']:.0f} s, "
+        f"showdown pause {CLOCKS['showdown']:.0f} s. Each table's three players are spread over the "
+        "Daphne processes.",
+        "",
+        "* latency: an action sent until every player at that table holds the version it made;",
+        "* timers, seen: the deadline a state announced until every player holds the version the timer "
+        "made (decision clocks and showdown pauses), broadcast and renders included; applied: the "
+        "deadline until the server applied it (read from the new clock the timer's state starts);",
+        "* refused: actions that lost a race (two players arranging at once, a clock running out) and "
+        "got 'the table has moved on' with a fresh picture;",
+        "* CPU: cores used per process in the measured window (bots: this benchmark's own process; "
+        "postgres and redis: the whole servers), `machine`: everything on the machine, other "
+        "people's work included, and `load`: the load average when the run started.",
+        "",
+        "| tables | Daphne | actions/s | refused | latency p50 | latency p99 | timers seen p50 / p99 | "
+        "timers applied p50 / p99 | Daphne CPU per action | setup | CPU |",
+        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|",
+    ]
+    for r in runs + [sat]:
+        lat = r.latencies
+        tag = f"{r.tables}" + (" (no think time)" if r.think == 0 else "")
+        if r.note:
+            tag += f" ({r.note})"
+        out.append(
+            f"| {tag} | {r.daphnes} | {r.actions_per_s:.1f} | {r.refused} | {_ms(lat, 50)} | "
+            f"{_ms(lat, 99)} | {_ms(r.timer_late, 50)} / {_ms(r.timer_late, 99)} | "
+            f"{_ms(r.timer_applied, 50)} / {_ms(r.timer_applied, 99)} | {r.daphne_ms_per_action:.1f} ms | "
+            f"{r.setup_s:.0f} s | {r.cpu_text()}, load {r.load:.1f} |"
+        )
+    out.append("")
+    big = [r for r in runs if r.tables >= 200 and r.latencies]
+    p99 = min((_pct(r.latencies, 99) * 1000 for r in big), default=float("nan"))
+    seen = [x for r in runs for x in r.timer_late]
+    applied = [x for r in runs for x in r.timer_applied]
+    verdict = f"**{'met' if p99 <= TARGET_P99_MS else 'not met'}** (p99 {p99:.0f} ms)" if big else "not measured"
+    tverdict = (
+        f"seen by every player **{'met' if _pct(seen, 99) <= TARGET_TIMER_P99_S else 'not met'}** "
+        f"(p99 {_ms(seen, 99)} over {len(seen)} timers), applied by the server "
+        f"**{'met' if _pct(applied, 99) <= TARGET_TIMER_P99_S else 'not met'}** (p99 {_ms(applied, 99)})"
+        if seen and applied else "not measured"
+    )
+    out.append(
+        f"Target p99 <= {TARGET_P99_MS:.0f} ms with 200 tables: {verdict}. Target timers <= "
+        f"{TARGET_TIMER_P99_S:.0f} s late at p99 (all runs above): {tverdict}. One Daphne process "
+        f"with no think time: {sat.actions_per_s:.0f} actions/s over {sat.tables} tables, "
+        f"{sat.daphne_ms_per_action:.0f} ms of its CPU per action.\n"
+    )
+    return "\n".join(out)
+
+
+if __name__ == "__main__":
+    seconds = float(sys.argv[1]) if len(sys.argv) > 1 else WINDOW
+    print(run(seconds))
