@@ -62,7 +62,14 @@ def _run(coro_factory: Any) -> None:
     if loop is None and _layer_is_shared():
         _wait(asyncio.run_coroutine_threadsafe(coro_factory(), _process_loop()))
         return
-    async_to_sync(coro_factory)()
+    try:
+        async_to_sync(coro_factory)()
+    except Exception:
+        # Called after a commit (a service's on_commit): the change is made whatever happens to
+        # its broadcast, so it must not come back to the caller as a failure (a player would be
+        # told their action was refused when it was taken). Clients resync on their next message
+        # or reconnect.
+        log.exception("broadcast failed")
 
 
 def _wait(fut: Any) -> None:
@@ -108,13 +115,39 @@ def _inside_async_to_sync_thread() -> bool:
     return getattr(SyncToAsync.threadlocal, "main_event_loop", None) is not None
 
 
+# A pooled Redis connection whose server went away (a restart, a failover) fails the next command
+# sent on it, once; redis-py then connects afresh. Without a second attempt that one failure lost a
+# "table N is at version V": nobody saw the change until the next one, and when the change started
+# a clock, the next player timed out without ever being shown their turn.
+BROADCAST_ATTEMPTS = 3
+
+
+def _connection_errors() -> tuple[type[BaseException], ...]:
+    try:
+        from redis.exceptions import ConnectionError as RedisConnectionError
+        from redis.exceptions import TimeoutError as RedisTimeoutError
+    except ImportError:  # the embedded mode needs no Redis
+        return (OSError,)
+    return (RedisConnectionError, RedisTimeoutError, OSError)
+
+
 def _send_group(group: str, message: dict[str, Any]) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
 
     async def factory() -> None:
-        await layer.group_send(group, message)
+        retry_on = _connection_errors()
+        for attempt in range(1, BROADCAST_ATTEMPTS + 1):
+            try:
+                await layer.group_send(group, message)
+                return
+            except retry_on as exc:
+                # Sending twice is harmless: consumers skip a version they already hold.
+                if attempt == BROADCAST_ATTEMPTS:
+                    raise
+                log.warning("broadcast to %s failed (%r); trying again", group, exc)
+                await asyncio.sleep(0.05 * attempt)
 
     _run(factory)
 
