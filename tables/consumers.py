@@ -109,6 +109,11 @@ class TableConsumer(AsyncWebsocketConsumer):
         except Exception:
             log.exception("table %s: unexpected error on %r", self.table_id, message.get("action"))
             await self.send_error("the table could not take that action")
+        else:
+            # The player sees what their own action did from this answer, not only from the group
+            # message, which a Redis restart can lose; the group message for this version is then
+            # skipped (see table_changed), so nothing is rendered twice.
+            await self.send_snapshot()
 
     async def table_changed(self, event: dict[str, Any]) -> None:
         version = event.get("version")
