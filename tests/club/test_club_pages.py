@@ -315,3 +315,14 @@ def test_club_pages_in_three_languages(lang: str, direction: str, words: str) ->
         html = res.content.decode()
         assert f'<html lang="{lang}" dir="{direction}">' in html, url
     assert words in c.get(reverse("club_leaderboard", args=[p.club.pk])).content.decode()
+
+
+def test_handing_the_club_over_needs_im_sure() -> None:
+    p = club_with_people()
+    url = reverse("club_member_role", args=[p.club.pk, p.member.pk])
+    res = _client(p.owner).post(url, {"role": "owner"}, follow=True)
+    assert "I'm sure" in " ".join(_messages(res))
+    assert Membership.objects.get(club=p.club, user=p.owner).role == "owner"
+    _client(p.owner).post(url, {"role": "owner", "sure": "yes"})
+    assert Membership.objects.get(club=p.club, user=p.member).role == "owner"
+    assert Membership.objects.get(club=p.club, user=p.owner).role == "host"
