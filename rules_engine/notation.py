@@ -49,6 +49,7 @@ from rules_engine.cards import RANKS, Card, CardParseError
 from rules_engine.errors import IllegalAction, MalformedAction, OutOfTurn, RulesError
 from rules_engine.games import SPEEDS, Action, Event, HandSetup
 from rules_engine.games.baseball import Baseball, BaseballState, parse_units, units_json
+from rules_engine.games.classic import ClassicState, fill_deck
 from rules_engine.games.patchpatch import (
     BOARDS,
     HAND_SIZE,
@@ -990,6 +991,12 @@ def _flag(fields: Mapping[str, Any], name: str) -> bool:
     return value
 
 
+class _Hidden:
+    """A card a history hides (``??``), while the draw is rebuilt: compared by identity."""
+
+    __slots__ = ()
+
+
 @dataclass(slots=True)
 class _Draw:
     """One seat's draw in a five-card draw history: what it threw away and was dealt."""
@@ -1144,8 +1151,6 @@ class ClassicNotation(VariantNotation):
         self, lines: list[Line], players: tuple[int, ...], button: int
     ) -> tuple[tuple[Card, ...], tuple[Card, ...] | None]:
         """A deck order (and for draw a reshuffle order) that deals what the history deals."""
-        from rules_engine.games.classic import fill_deck
-
         game = self.game
         n = len(players)
         hole, board, draws, folded = self._deals(lines, players)
@@ -1173,64 +1178,87 @@ class ClassicNotation(VariantNotation):
                     raise _fail("", f"a {game.name} player is dealt {most} cards at most")
                 return fill_deck(slots[:52]), None
             # five-card draw: the first five each, then the draws in the order dealt
-            slots = []
-            for k in range(5):
-                slots.extend(hole[s][k] if k < len(hole[s]) else None for s in order)
-            stub = 52 - 5 * n
-            wanted = [c for d in draws for c in d.replacements]
-            slots.extend(wanted[:stub])
-            deck = fill_deck(slots)
-            return deck, self._reshuffle_order(deck, order, draws, folded, wanted[stub:])
+            return self._draw_deck(order, hole, draws, folded)
         except RulesError as exc:
             if isinstance(exc, HistoryError):
                 raise
             raise _fail("", f"the cards dealt repeat a card ({exc})") from None
 
     @staticmethod
-    def _reshuffle_order(
-        deck: tuple[Card, ...],
+    def _draw_deck(
         order: tuple[int, ...],
+        hole: list[list[Card | None]],
         draws: list[_Draw],
         folded: set[int],
-        after: list[Card | None],
-    ) -> tuple[Card, ...] | None:
-        """Five-card draw: a reshuffle order under which the discards come back as the history
-        deals them. The draw is followed card by card as the engine plays it (stub first, then
-        the discards so far, less the drawer's own); a card the history hides takes any card of
-        the pile that no later known card needs."""
-        if not after:
-            return None
+    ) -> tuple[tuple[Card, ...], tuple[Card, ...] | None]:
+        """Five-card draw: a deck order, and a reshuffle order under which the discards come
+        back as the history deals them.
+
+        The draw is followed card by card as the engine plays it (the stub first, then the
+        discards so far less the drawer's own, shuffled). Hidden cards (``??``) are stand-ins
+        until a reshuffle has to deal a known card that only a hidden card can have been: that
+        stand-in becomes the card. A hidden card dealt after a reshuffle takes any card of the
+        pile. Whatever stays hidden is filled with unused cards.
+        """
         n = len(order)
-        hands = {s: list(deck[k * n + j] for k in range(5)) for j, s in enumerate(order)}
-        muck = [c for s in folded for c in hands[s]]
-        stub = list(deck[5 * n :])
-        ranked: list[Card] = []
-        queue = list(after)
+        initial: list[Card | _Hidden] = []
+        for k in range(5):
+            for s in order:
+                c = hole[s][k] if k < len(hole[s]) else None
+                initial.append(c if c is not None else _Hidden())
+        stub_size = 52 - 5 * n
+        wanted = [c for d in draws for c in d.replacements]
+        stub: list[Card | _Hidden] = [c if c is not None else _Hidden() for c in wanted[:stub_size]]
+        dealt_stub = list(stub)
+        queue = wanted[stub_size:]
+        hands = {s: [initial[k * n + j] for k in range(5)] for j, s in enumerate(order)}
+        muck = [x for s in sorted(folded) for x in hands[s]]
+        assigned: dict[_Hidden, Card] = {}
+        piles: list[list[Card | _Hidden]] = []
         for d in draws:
             k = len(d.discards)
             hand = hands[d.seat]
-            thrown = [c for c in d.discards if c is not None]
+            thrown: list[Card | _Hidden] = [c for c in d.discards if c is not None]
             if len(thrown) < k:
                 thrown = hand[:k]  # hidden discards: which ones does not matter
-            new: list[Card] = []
+            new: list[Card | _Hidden] = []
             while len(new) < k:
                 if not stub:
-                    pile = list(muck)
-                    muck = []
-                    upcoming = queue[: len(pile)]
-                    needed = {c for c in upcoming if c is not None}
-                    if not needed <= set(pile):
-                        raise _fail("", "a card dealt after the reshuffle was not among the discards")
-                    spare = [c for c in sorted(pile) if c not in needed]
-                    stub = [c if c is not None else spare.pop(0) for c in upcoming]
-                    stub += [c for c in pile if c not in set(stub)]
-                    ranked.extend(stub)
-                    queue = queue[len(pile) :]
+                    avail, muck = list(muck), []
+                    upcoming, queue = queue[: len(avail)], queue[len(avail) :]
+                    pile: list[Card | _Hidden | None] = []
+                    for card in upcoming:
+                        if card is None:
+                            pile.append(None)
+                        elif card in avail:
+                            avail.remove(card)
+                            pile.append(card)
+                        else:
+                            stand_in = next((x for x in avail if isinstance(x, _Hidden)), None)
+                            if stand_in is None:
+                                raise _fail("", f"{card} is dealt after the reshuffle but was not among the discards")
+                            assigned[stand_in] = card
+                            avail.remove(stand_in)
+                            pile.append(stand_in)
+                    stub = [x if x is not None else avail.pop(0) for x in pile] + avail
+                    piles.append(list(stub))
                 new.append(stub.pop(0))
-            hands[d.seat] = [c for c in hand if c not in thrown] + new
-            muck.extend(thrown)
+            hands[d.seat] = [x for x in hand if x not in thrown] + new
+            muck += thrown
+
+        def known(x: Card | _Hidden) -> Card | None:
+            return x if isinstance(x, Card) else assigned.get(x)
+
+        slots = [known(x) for x in initial + dealt_stub]
+        deck = fill_deck(slots)
+        final: dict[_Hidden, Card] = {
+            x: deck[i] for i, x in enumerate(initial + dealt_stub) if isinstance(x, _Hidden)
+        }
+        if not piles:
+            return deck, None
+        ranked = [x if isinstance(x, Card) else final[x] for pile_ in piles for x in pile_]
         taken = set(ranked)
-        return tuple(ranked) + tuple(c for c in deck if c not in taken)
+        return deck, tuple(ranked) + tuple(c for c in deck if c not in taken)
 
     def _replay(
         self,
@@ -1371,8 +1399,6 @@ class ClassicNotation(VariantNotation):
     def write(
         self, state: Any, *, hide_unshown: bool, viewer: int | None, extra: Mapping[str, Any]
     ) -> str:
-        from rules_engine.games.classic import ClassicState
-
         if not isinstance(state, ClassicState) or state.game is not self.game:
             raise TypeError(f"to_phh needs a {self.game.name} hand state")
         game: Any = self.game
