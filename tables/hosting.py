@@ -75,6 +75,8 @@ def table_seat_request(*, table_id: int, user: Any, buy_in: int) -> SeatRequest:
         except club_services.ClubError as exc:
             raise TableError(str(exc)) from exc
         low, high = table.min_buy_in_bb * table.big_blind, table.max_buy_in_bb * table.big_blind
+        if table.game == "BB":  # play units: nothing is bought in (tables.baseball)
+            low, high = 0, 0
         if not isinstance(buy_in, int) or isinstance(buy_in, bool) or not low <= buy_in <= high:
             raise TableError(_("The buy-in here is between %(low)s and %(high)s chips.") % {"low": low, "high": high})
         if Seat.objects.filter(table=table, user=user).exists():

@@ -21,7 +21,7 @@ STAKES_LADDER: tuple[tuple[int, int], ...] = (
 # Games the live table can draw today. Any game in ``rules_engine.games`` may be registered, but
 # a club host can only open tables of these (extend it when a game's live layout lands).
 LIVE_GAMES: frozenset[str] = frozenset(
-    {"PP", "NT", "PT", "FT", "PO", "FO", "FO/8", "PO/8", "F7S", "FR", "F7S/8", "F5S", "F5D", "P5D"}
+    {"PP", "NT", "PT", "FT", "PO", "FO", "FO/8", "PO/8", "F7S", "FR", "F7S/8", "F5S", "F5D", "P5D", "BB"}
 )
 
 

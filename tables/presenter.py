@@ -9,6 +9,7 @@ showdown per board.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -37,6 +38,20 @@ CATEGORY_NAMES = {
 KEYS = {"fold": "f", "check": "c", "call": "c", "bet_pot": "r", "raise_pot": "r", "all_in": "a", "done": "d"}
 
 
+class _Units(Fraction):
+    """An exact amount of Baseball units that compares as a number and prints as people write it."""
+
+    text: str
+
+    def __new__(cls, exact: str, text: str) -> _Units:
+        self = super().__new__(cls, exact)
+        self.text = text
+        return self
+
+    def __str__(self) -> str:
+        return self.text
+
+
 def category_name(label: str | None) -> str:
     if not label:
         return ""
@@ -53,8 +68,10 @@ def action_label(kind: str, amount: int) -> str:
         return _("Call %(amount)s") % {"amount": amount}
     if kind == "bet_pot":
         return _("Bet pot %(amount)s") % {"amount": amount}
-    if kind == "raise_pot":
+    if kind in ("raise_pot", "raise"):
         return _("Raise to %(amount)s") % {"amount": amount}
+    if kind == "bet":
+        return _("Bet %(amount)s") % {"amount": amount}
     if kind == "all_in":
         return _("All-in %(amount)s") % {"amount": amount}
     if kind == "done":
@@ -108,6 +125,8 @@ class SeatRow:
     up: list[dict[str, Any]] = field(default_factory=list)  # stud: face-up cards (public)
     down: list[dict[str, Any]] = field(default_factory=list)  # stud: {"hidden": True} = face down
     drawn: int | None = None  # draw: how many cards this player drew
+    opener: bool = False  # Baseball: the best open hand, who opens this round's betting
+    showing: str = ""  # Baseball: what the open cards make ("One pair")
 
 
 @dataclass
@@ -139,7 +158,9 @@ def present(*, view: dict[str, Any] | None, seats: list[dict[str, Any]], players
         if view is not None and i is not None and s["user_id"] == players[i][1]:  # type: ignore[index]
             p = view["players"][i]
             names[i] = s["name"]
-            row.stack = p["stack"]
+            # Baseball's exact balances are shown as people write them: "1 2/3", "-2".
+            row.stack = p.get("stack_display", p["stack"])
+            row.opener = bool(p.get("opener"))
             row.bet = p["bet"] if view["phase"] not in ("arrange", "draw", "over") else 0
             row.in_hand = p["in_hand"]
             row.folded = p["folded"]
@@ -151,9 +172,13 @@ def present(*, view: dict[str, Any] | None, seats: list[dict[str, Any]], players
             row.acting = i in (view.get("actors") or []) and view["phase"] != "over"
             if view.get("result"):
                 row.net = view["result"]["net"][i]
+                if "net_display" in view["result"]:  # exact units: compare as a number, show as text
+                    row.net = _Units(view["result"]["net"][i], view["result"]["net_display"][i])
             if p.get("hands") and p.get("shown"):
                 row.hands = [pictures(h["cards"]) for h in p["hands"]]
             family = view.get("family", "pp")
+            if view.get("variant") == "BB" and p.get("showing") and not p["folded"] and view["phase"] != "over":
+                row.showing = category_name(p["showing"])
             if family == "stud":
                 row.up = pictures([_card_text(c) for c in p.get("up") or []], wild=_wilds(view))
                 for j, c in enumerate(p.get("up") or []):
@@ -302,9 +327,10 @@ def _generic_wins(result: dict[str, Any] | None, names: dict[int, str]) -> list[
         if isinstance(winners, list) and winners and isinstance(winners[0], dict):
             for w in winners:
                 out.append({
-                    "name": names.get(w.get("seat"), "?"), "amount": w.get("amount", 0),
+                    "name": names.get(w.get("seat"), "?"), "amount": w.get("amount_display", w.get("amount", 0)),
                     "category": category_name(w.get("category")), "cards": list(w.get("cards") or []),
                     "side": w.get("side", ""), "pot": pot.get("index", 0),
+                    "split": len(winners) > 1 and "amount_display" in w,  # Baseball's exact shares
                 })
         else:
             for seat, amount in enumerate(pot.get("payouts") or []):

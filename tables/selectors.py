@@ -168,7 +168,7 @@ def table_context(*, table_id: int, user: Any) -> dict[str, Any] | None:
         s = by_seat.get(n)
         seat_dicts.append({
             "no": n, "empty": s is None, "name": _display_name(s.user) if s else "",
-            "me": bool(s and my_seat and s.pk == my_seat.pk), "stack": int(s.stack) if s else 0,
+            "me": bool(s and my_seat and s.pk == my_seat.pk), "stack": _seat_stack(table, s),
             "sitting_out": bool(s and (s.sitting_out or s.break_next)), "user_id": s.user_id if s else None,
         })
     context = present(view=view, seats=seat_dicts, players=hand.players if hand else None)
@@ -184,7 +184,22 @@ def table_context(*, table_id: int, user: Any) -> dict[str, Any] | None:
         "game_label": game_name(table.game),
         "on_break": bool(my_seat and (my_seat.sitting_out or my_seat.break_next)),
     })
+    if table.game == "BB":
+        from tables import baseball
+
+        context.update(baseball.table_extra_context(table=table, user=user))
     return context
+
+
+def _seat_stack(table: Any, seat: Any) -> int | str:
+    """A seat's chips; at a Baseball table its exact balance in units, written "1 2/3"."""
+    if seat is None:
+        return 0
+    if table.game == "BB":
+        from rules_engine.games.baseball import parse_units, units_display
+
+        return units_display(parse_units(seat.units))
+    return int(seat.stack)
 
 
 def _display_name(user: Any) -> str:

@@ -28,6 +28,7 @@ from rules_engine import fairness
 from rules_engine.cards import Card, CardParseError, Deck
 from rules_engine.errors import RulesError
 from rules_engine.games import get_variant
+from tables import baseball
 from tables.models import LIVE_GAMES, STAKES_LADDER, Hand, Seat, SeatRequest, Table
 
 log = logging.getLogger("tables.services")
@@ -42,7 +43,7 @@ ENGINE_ACTIONS = frozenset(
     {"fold", "check", "call", "bet_pot", "raise_pot", "all_in", "swap", "done", "arrange",
      "bet", "raise", "complete", "bring_in", "draw"}
 )
-TABLE_ACTIONS = frozenset({"sit_out", "im_back"})
+TABLE_ACTIONS = frozenset({"sit_out", "im_back", "new_session"})
 
 
 class TableError(ValueError):
@@ -101,9 +102,11 @@ def table_create(
         raise TableError(
             _("This game seats %(low)s to %(high)s players.") % {"low": low_players, "high": high_players}
         )
-    if not 0 < small_blind < big_blind:
+    if game == baseball.GAME:
+        small_blind, big_blind = baseball.STAKES  # ante 1, bet 1: whatever blinds were given
+    elif not 0 < small_blind < big_blind:
         raise TableError(_("The small blind must be positive and smaller than the big blind."))
-    if is_public and (small_blind, big_blind) not in STAKES_LADDER:
+    if is_public and game != baseball.GAME and (small_blind, big_blind) not in STAKES_LADDER:
         raise TableError(
             _("Public tables use the stakes ladder: %(ladder)s.")
             % {"ladder": ", ".join(f"{s}/{b}" for s, b in STAKES_LADDER)}
@@ -176,10 +179,11 @@ def table_take_seat(
             raise TableError(_("This table is closed."))
         if table.club_id is not None:
             _check_club_seat(table, user, approved)
+        units = baseball.is_baseball(table)  # play units: no buy-in (tables.baseball)
         low, high = table.min_buy_in_bb * table.big_blind, table.max_buy_in_bb * table.big_blind
         if not isinstance(buy_in, int) or isinstance(buy_in, bool):
             raise TableError(_("The buy-in must be a whole number of chips."))
-        if not low <= buy_in <= high:
+        if not units and not low <= buy_in <= high:
             raise TableError(_("The buy-in here is between %(low)s and %(high)s chips.") % {"low": low, "high": high})
         seats = list(Seat.objects.filter(table=table))
         if any(s.user_id == user.pk for s in seats):
@@ -195,14 +199,18 @@ def table_take_seat(
         if seat_no in taken:
             raise TableError(_("That seat is taken."))
         club_services.profile_ensure(user=user)
-        try:
-            if table.club_id is not None:
-                club_services.club_chips_to_table(club_id=table.club_id, user=user, amount=buy_in, table_id=table.id)
-            else:
-                club_services.bankroll_to_table(user=user, amount=buy_in, table_id=table.id)
-        except ChipsError as exc:
-            raise TableError(str(exc)) from exc
-        seat = Seat.objects.create(table=table, seat_no=seat_no, user=user, stack=buy_in)
+        if units:
+            seat = Seat.objects.create(table=table, seat_no=seat_no, user=user, stack=0,
+                                       units=baseball.balance_of(table=table, user_id=user.pk))
+        else:
+            try:
+                if table.club_id is not None:
+                    club_services.club_chips_to_table(club_id=table.club_id, user=user, amount=buy_in, table_id=table.id)
+                else:
+                    club_services.bankroll_to_table(user=user, amount=buy_in, table_id=table.id)
+            except ChipsError as exc:
+                raise TableError(str(exc)) from exc
+            seat = Seat.objects.create(table=table, seat_no=seat_no, user=user, stack=buy_in)
         if _current_hand(table) is None:
             _deal_soon(table)
         _bump(table)
@@ -242,7 +250,9 @@ def _check_club_seat(table: Table, user: AbstractBaseUser, approved: bool) -> No
 
 
 def _cash_out(table: Table, seat: Seat) -> None:
-    if table.club_id is not None:
+    if baseball.is_baseball(table):
+        pass  # units stay in the table's ledger (tables.baseball); no chips were bought in
+    elif table.club_id is not None:
         club_services.club_chips_from_table(club_id=table.club_id, user=seat.user, amount=int(seat.stack), table_id=table.id)
     else:
         club_services.table_to_bankroll(user=seat.user, amount=int(seat.stack), table_id=table.id)
@@ -317,6 +327,8 @@ def table_act(*, table_id: int, user: AbstractBaseUser, message: dict[str, Any])
             seat.save(update_fields=["break_next", "sitting_out"])
             if _current_hand(table) is None:
                 _deal_soon(table)
+        elif action == "new_session":
+            baseball.start_new_session(table, user)
         else:
             hand = _current_hand(table)
             if hand is None:
@@ -412,17 +424,20 @@ def _after_engine_step(table: Table, hand: Hand, state: Any) -> None:
 
 def _settle(table: Table, hand: Hand, state: Any, now: dt.datetime) -> None:
     seats = {s.seat_no: s for s in Seat.objects.filter(table=table).select_related("user")}
-    stacks = [int(x) for x in state.stacks]
-    # Chips only move between the players and the house: what the players lost is the rake.
-    starts = [int(p[2]) for p in hand.players]
     nets: list[tuple[AbstractBaseUser, int]] = []
-    for i, (seat_no, _user_id, _start) in enumerate(hand.players):
-        seat = seats[seat_no]
-        nets.append((seat.user, stacks[i] - starts[i]))
-        seat.stack = stacks[i]
-    club_services.hand_settled(
-        table_id=table.id, hand_id=hand.id, nets=nets, rake=sum(starts) - sum(stacks), club_id=table.club_id,
-    )
+    if baseball.is_baseball(table):
+        baseball.settle(table, hand, state, seats)  # play units and their own ledger, no chips
+    else:
+        stacks = [int(x) for x in state.stacks]
+        # Chips only move between the players and the house: what the players lost is the rake.
+        starts = [int(p[2]) for p in hand.players]
+        for i, (seat_no, _user_id, _start) in enumerate(hand.players):
+            seat = seats[seat_no]
+            nets.append((seat.user, stacks[i] - starts[i]))
+            seat.stack = stacks[i]
+        club_services.hand_settled(
+            table_id=table.id, hand_id=hand.id, nets=nets, rake=sum(starts) - sum(stacks), club_id=table.club_id,
+        )
     # A timeout's break was put on the seat when the clock ran out (table_expire), so a player
     # who pressed "I'm back" since then is dealt into the next hand.
     for seat in seats.values():
@@ -444,7 +459,7 @@ def _settle(table: Table, hand: Hand, state: Any, now: dt.datetime) -> None:
     hand.deadline = now + dt.timedelta(seconds=_clock_seconds("next", table.speed))
     hand.save()
     table.hands_played += 1
-    if table.club_id is not None:
+    if table.club_id is not None and not baseball.is_baseball(table):
         _club_hand_played(table, hand, nets)
     if table.close_after_hand:
         _close(table)
@@ -497,6 +512,8 @@ def _club_hand_played(table: Table, hand: Hand, nets: list[tuple[AbstractBaseUse
 
 
 def _ready_seats(table: Table) -> list[Seat]:
+    if baseball.is_baseball(table):
+        return baseball.ready_seats(table, Seat.objects.filter(table=table).order_by("seat_no"))
     return [
         s for s in Seat.objects.filter(table=table).order_by("seat_no")
         if not s.sitting_out and not s.leaving and s.stack >= table.big_blind
@@ -534,10 +551,13 @@ def _start_hand_if_ready(table: Table) -> Hand | None:
     seat_nos = [s.seat_no for s in ready]
     after = [n for n in seat_nos if n > table.button_seat]
     button_seat = after[0] if after else seat_nos[0]
+    units = baseball.is_baseball(table)
+    if units:  # a session's first dealer is drawn at random (tables.baseball)
+        button_seat = baseball.dealer_seat(table, seat_nos, button_seat)
     table.button_seat = button_seat
     variant = _variant(table)
     params = {
-        "stacks": tuple(int(s.stack) for s in ready),
+        "stacks": baseball.start_balances(ready) if units else tuple(int(s.stack) for s in ready),
         "button": seat_nos.index(button_seat),
         "small_blind": table.small_blind,
         "big_blind": table.big_blind,
@@ -557,7 +577,7 @@ def _start_hand_if_ready(table: Table) -> Hand | None:
     state = variant.start(setup)
     number = (Hand.objects.filter(table=table).order_by("-number").values_list("number", flat=True).first() or 0) + 1
     hand = Hand.objects.create(
-        table=table, number=number, players=[[s.seat_no, s.user_id, int(s.stack)] for s in ready],
+        table=table, number=number, players=[[s.seat_no, s.user_id, s.units if units else int(s.stack)] for s in ready],
         state=state.to_json(), deck_commitment=commit.commitment, deck_salts=list(commit.salts),
     )
     _after_engine_step(table, hand, state)

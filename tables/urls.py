@@ -1,6 +1,6 @@
 from django.urls import path
 
-from tables import views, views_club, views_hand, views_hands, views_lobby
+from tables import views, views_baseball, views_club, views_hand, views_hands, views_lobby
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -17,6 +17,9 @@ urlpatterns = [
     path("tables/<int:table_id>/host/requests/<int:request_id>/<str:answer>/", views_club.table_seat_request_answer,
          name="table_seat_request_answer"),
     path("tables/<int:table_id>/host/<str:action>/", views_club.table_host_action, name="table_host_action"),
+    # Baseball (issue #8): sessions of 8 pots and their standings.
+    path("tables/<int:table_id>/standings/", views_baseball.table_standings, name="table_standings"),
+    path("tables/<int:table_id>/new-session/", views_baseball.table_new_session, name="table_new_session"),
     path("tables/<int:table_id>/hands/<int:number>/", views_hands.hand_history, name="hand_history"),
     path("tables/<int:table_id>/hands/<int:number>.phh", views_hands.hand_history_phh, name="hand_history_phh"),
 ]

@@ -110,7 +110,12 @@ class TableForm(forms.Form):
                     "game": selectors.game_name(data["game"]), "low": variant.MIN_PLAYERS, "high": variant.MAX_PLAYERS})
         public = data.get("visibility") == "public"
         sb, bb = data.get("small_blind"), data.get("big_blind")
-        if sb is not None or bb is not None:
+        if data["game"] == "BB":
+            # Baseball plays for units with an ante of 1 and bets of 1: the stakes and blinds
+            # fields are hidden for it (table_new.html) and ignored if sent.
+            self.errors.pop("stakes", None)
+            data["blinds"] = (1, 1)
+        elif sb is not None or bb is not None:
             # Own blinds: both are needed, and public tables still play the ladder.
             if sb is None or bb is None:
                 raise forms.ValidationError(_("Give both the small and the big blind."))
@@ -275,6 +280,8 @@ def table_sit(request: HttpRequest, table_id: int) -> HttpResponseRedirect:
     if not _may_watch(request, table_id):
         raise Http404
     table = Table.objects.get(id=table_id)
+    if table.game == "BB":
+        return _sit_for_units(request, table)
     form = SitForm(request.POST)
     if not form.is_valid():
         messages.error(request, _("Enter your buy-in as a whole number of chips."))
@@ -316,6 +323,21 @@ def table_sit(request: HttpRequest, table_id: int) -> HttpResponseRedirect:
     return redirect(_table_url(table_id))
 
 
+def _sit_for_units(request: HttpRequest, table: Table) -> HttpResponseRedirect:
+    """Baseball plays for units, not chips: a seat needs no buy-in (``tables.baseball``)."""
+    member = club_selectors.membership_of(club=table.club_id, user=request.user) if table.seat_approval else None
+    try:
+        if member is not None and not member.is_host:
+            hosting.table_seat_request(table_id=table.id, user=request.user, buy_in=0)
+            messages.info(request, _("You asked for a seat. A host will seat you."))
+        else:
+            services.table_take_seat(table_id=table.id, user=request.user, buy_in=0)
+            messages.success(request, _("You sat down. Baseball plays for units: no chips are bought in."))
+    except services.TableError as exc:
+        messages.error(request, str(exc))
+    return redirect(_table_url(table.id))
+
+
 @require_POST
 def table_leave(request: HttpRequest, table_id: int) -> HttpResponseRedirect:
     if not request.user.is_authenticated:
@@ -329,13 +351,19 @@ def table_leave(request: HttpRequest, table_id: int) -> HttpResponseRedirect:
         messages.error(request, str(exc))
         return redirect(_table_url(table_id))
     club_table = Table.objects.filter(id=table_id, club__isnull=False).exists()
-    if seat is None or Seat.objects.filter(id=seat.id).exists():
+    if Table.objects.filter(id=table_id, game="BB").exists():
+        # Units are not chips: nothing goes back anywhere; the balance waits in the table's ledger.
+        if seat is None or Seat.objects.filter(id=seat.id).exists():
+            messages.info(request, _("You will stand up when this hand ends. Your balance stays at this table."))
+        else:
+            messages.success(request, _("You stood up. Your balance stays at this table if you come back."))
+    elif seat is None or Seat.objects.filter(id=seat.id).exists():
         if club_table:
             messages.info(request, _("You will stand up when this hand ends; your chips then go back to your club chips."))
         else:
             messages.info(request, _("You will stand up when this hand ends; your chips then go back to your bankroll."))
         return redirect(_table_url(table_id))
-    if club_table:
+    elif club_table:
         messages.success(request, _("You stood up; %(chips)s chips are back in your club chips.") % {"chips": _chips(seat.stack)})
     else:
         messages.success(request, _("You stood up; %(chips)s chips are back in your bankroll.") % {"chips": _chips(seat.stack)})

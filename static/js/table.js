@@ -40,7 +40,14 @@
   function applyState(msg) {
     if (typeof msg.version === "number" && msg.version < version) return;
     version = msg.version;
+    // Baseball: a free card for an open 4 that was not on the table before flies in.
+    var before = {}, extras = root.querySelectorAll(".card--extra[data-card]"), i;
+    for (i = 0; i < extras.length; i++) before[extras[i].getAttribute("data-card")] = true;
     root.innerHTML = msg.html;
+    extras = root.querySelectorAll(".card--extra[data-card]");
+    for (i = 0; i < extras.length; i++) {
+      if (!before[extras[i].getAttribute("data-card")]) extras[i].classList.add("card--arrived");
+    }
     root.setAttribute("data-version", String(version));
     deadline = msg.deadline ? msg.deadline * 1000 : null;
     selected = null;
