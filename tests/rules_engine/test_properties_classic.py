@@ -143,14 +143,18 @@ def probe(state: Any) -> None:
         hand = state.hand_of(seat)
         attempts = [Action(seat, kind) for kind in sorted(KINDS - kinds)]
         attempts.append(Action(seat, "draw", cards=hand[:2]) if "draw" not in kinds else Action(seat, "call"))
-        for la in legal:
-            if la.kind == "draw":
+        for kind in kinds:
+            if kind == "draw":
                 attempts.append(Action(seat, "draw", cards=parse_cards("2c 2d 2h 2s 3c 3d")))
                 continue
-            lo = la.min_amount if la.min_amount is not None else la.amount
-            hi = la.max_amount if la.max_amount is not None else la.amount
-            attempts.append(Action(seat, la.kind, amount=lo - 1 if lo else 10**9))
-            attempts.append(Action(seat, la.kind, amount=hi + 1))
+            # A five-card-stud open pair lists "bet" twice: the bounds are over both sizes.
+            same = [la for la in legal if la.kind == kind]
+            lo = min(la.min_amount if la.min_amount is not None else la.amount for la in same)
+            hi = max(la.max_amount if la.max_amount is not None else la.amount for la in same)
+            attempts.append(Action(seat, kind, amount=lo - 1 if lo else 10**9))
+            attempts.append(Action(seat, kind, amount=hi + 1))
+            if len(same) == 2 and same[1].amount - same[0].amount > 1:
+                attempts.append(Action(seat, kind, amount=same[0].amount + 1))  # between the sizes
         for attempt in attempts:
             try:
                 state.apply(attempt)
