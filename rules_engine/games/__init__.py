@@ -326,6 +326,13 @@ class Event:
     board, ``board`` set), ``arrange`` (arrangement starts), ``swap``, ``done``, ``timeout``,
     ``break``, ``street`` (a betting round starts, ``cards`` empty), ``show``, ``rake``, ``win``
     (``board`` set when it is a board's share, ``amount`` chips), ``scoop``, ``hand_over``.
+
+    The classic games add ``ante``, ``bring_in``, ``complete`` (``amount``: the raise-to total,
+    as for ``bet``/``raise``/``all_in``), ``deal`` with ``amount`` = how many cards and, in stud,
+    ``cards`` = the ones dealt face up (down cards never travel in events), ``board`` (a stud
+    community card), ``draw_round`` (the draw starts), ``draw`` (``amount``: how many cards the
+    seat threw away and drew) and ``reshuffle`` (the discards became the new stub). Their
+    ``flop``/``turn``/``river`` have ``board`` unset (there is one board).
     """
 
     kind: str
