@@ -10,6 +10,8 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandParser
 from django.db import transaction
 
+from club import services as club_services
+from club.models import Club, Membership
 from club.services import profile_ensure
 from tables.models import Table
 from tables.services import table_create
@@ -23,6 +25,33 @@ DEMO_TABLES = (
     ("Demo Patch-Patch 10-20 fast", 10, 20, "fast", 2, True),
     ("Alice's kitchen", 2, 4, "slow", 3, False),
 )
+
+
+DEMO_CLUB = "Thursday Club"
+DEMO_CLUB_CHIPS = 10_000
+
+
+def _demo_club(users: dict[str, Any]) -> tuple[Club, Table]:
+    """Alice's club (issue #5): alice owns it, bob hosts, carol plays; club chips for all three,
+    and one club table. Looked up by name, so a second run adds nothing."""
+    club = Club.objects.filter(name=DEMO_CLUB, created_by=users["alice"]).first()
+    if club is None:
+        club = club_services.club_create(
+            user=users["alice"], name=DEMO_CLUB, description="Patch-Patch at Alice's kitchen table, Thursdays from eight.",
+            language="en", default_game="PP", default_speed="medium",
+        )
+        for name, role in (("bob", "host"), ("carol", "member")):
+            Membership.objects.get_or_create(club=club, user=users[name])
+            if role == "host":
+                club_services.club_set_role(club=club, by=users["alice"], user=users[name], role="host")
+        for name in DEMO_USERS:
+            club_services.club_chips_grant(club=club, by=users["alice"], user=users[name], amount=DEMO_CLUB_CHIPS,
+                                           reason="demo chips")
+    table = Table.objects.exclude(status=Table.Status.CLOSED).filter(club=club).first()
+    if table is None:
+        table = table_create(creator=users["alice"], name="Thursday felt", small_blind=5, big_blind=10,
+                             speed="medium", max_seats=3, club=club)
+    return club, table
 
 
 class Command(BaseCommand):
@@ -52,7 +81,12 @@ class Command(BaseCommand):
                         big_blind=bb, speed=speed, max_seats=seats, is_public=public,
                     )
                 tables.append(table)
+            club, club_table = _demo_club(users)
         self.stdout.write(f"Demo ready at {base}/lobby/")
+        self.stdout.write(
+            f"  {club.name}, alice's club (bob hosts, carol plays): {base}/clubs/{club.pk}/"
+            f" and its table {base}/tables/{club_table.id}/"
+        )
         self.stdout.write(
             "Log in as " + ", ".join(DEMO_USERS) + f" with the password {DEMO_PASSWORD!r} "
             f"(a private window per player lets you play against yourself), or sign up at {base}/accounts/signup/."

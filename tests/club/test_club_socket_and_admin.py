@@ -1,0 +1,104 @@
+"""The live table's websocket at a club table (members in, everyone else refused), the admin
+pages of every club and table model, and the examples in the club code's docstrings."""
+
+from __future__ import annotations
+
+import doctest
+import json
+from typing import Any
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.test import Client
+from django.urls import reverse
+
+from config.asgi import application
+from tables import services as table_services
+from tests.club.helpers import club_with_people
+
+
+def _cookie_for(user: Any) -> bytes:
+    client = Client()
+    client.force_login(user)
+    return f"{settings.SESSION_COOKIE_NAME}={client.cookies[settings.SESSION_COOKIE_NAME].value}".encode()
+
+
+async def _open(table_id: int, user: Any = None, query: str = "") -> tuple[bool, WebsocketCommunicator]:
+    headers = [(b"origin", b"http://testserver"), (b"host", b"testserver")]
+    if user is not None:
+        headers.append((b"cookie", await database_sync_to_async(_cookie_for)(user)))
+    path = f"/ws/tables/{table_id}/" + (f"?{query}" if query else "")
+    comm = WebsocketCommunicator(application, path, headers=headers)
+    connected, _ = await comm.connect()
+    return connected, comm
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_club_table_socket_lets_members_in_and_refuses_everyone_else() -> None:
+    p = await database_sync_to_async(club_with_people)(chips=1000)
+    table = await database_sync_to_async(table_services.table_create)(
+        creator=p.host, name="Socket", small_blind=5, big_blind=10, club=p.club,
+    )
+    for user in (p.owner, p.host, p.member):
+        connected, comm = await _open(table.id, user)
+        assert connected
+        snap = json.loads(await comm.receive_from(timeout=3))
+        assert snap["type"] == "state" and snap["version"] == table.version
+        await comm.disconnect()
+    # An outsider, an anonymous visitor, and an outsider holding the table's own invite code.
+    for user, query in ((p.outsider, ""), (None, ""), (p.outsider, f"invite={table.invite_code}")):
+        connected, comm = await _open(table.id, user, query)
+        assert not connected
+        await comm.disconnect()
+
+
+@pytest.mark.django_db
+def test_admin_lists_and_searches_every_club_and_table_model() -> None:
+    p = club_with_people(chips=100)
+    table_services.table_create(creator=p.host, name="Admin", small_blind=5, big_blind=10, club=p.club)
+    admin = get_user_model().objects.create_superuser("root", "root@example.com", "root-pass-2026")
+    c = Client()
+    c.force_login(admin)
+    models = ["club_club", "club_membership", "club_clubinvite", "club_joinrequest", "club_clubsession",
+              "club_clubsessionresult", "club_clubsessionhand", "club_ledgerentry", "club_profile",
+              "tables_table", "tables_seat", "tables_hand", "tables_seatrequest"]
+    for name in models:
+        url = reverse(f"admin:{name}_changelist")
+        assert c.get(url).status_code == 200, url
+        assert c.get(url, {"q": "olga"}).status_code == 200, url
+    assert c.get(reverse("admin:club_club_change", args=[p.club.pk])).status_code == 200
+
+
+def test_docstring_examples() -> None:
+    from club import selectors
+    from tables import services
+
+    assert doctest.testmod(selectors).failed == 0
+    finder = doctest.DocTestFinder()
+    runner = doctest.DocTestRunner()
+    for test in finder.find(services.club_hand_results, "club_hand_results", globs={"club_hand_results": services.club_hand_results}):
+        runner.run(test)
+    assert runner.failures == 0 and runner.tries > 0
+
+
+@pytest.mark.django_db
+def test_seed_demo_makes_one_demo_club() -> None:
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    from club.models import Club, Membership
+    from tables.models import Table
+
+    out = StringIO()
+    call_command("seed_demo", stdout=out)
+    call_command("seed_demo", stdout=StringIO())
+    club = Club.objects.get(name="Thursday Club")
+    roles = dict(Membership.objects.filter(club=club).values_list("user__username", "role"))
+    assert roles == {"alice": "owner", "bob": "host", "carol": "member"}
+    assert set(Membership.objects.filter(club=club).values_list("balance", flat=True)) == {10_000}
+    assert Table.objects.filter(club=club).count() == 1
+    assert f"/clubs/{club.pk}/" in out.getvalue()
