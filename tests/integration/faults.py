@@ -192,6 +192,19 @@ class FaultCluster(Cluster):
                 self.daphne_ports.remove(port)
         return at
 
+    def wait_for_worker(self, timeout: float = 60.0) -> None:
+        """As ``Cluster.wait_for_worker``, but a ping that fails on a connection to a Redis that
+        has restarted since (each pooled connection fails once, then reconnects) is tried again."""
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                super().wait_for_worker(timeout=max(1.0, deadline - time.monotonic()))
+                return
+            except ClusterError as exc:
+                if "ConnectionError" not in str(exc) or time.monotonic() > deadline:
+                    raise
+                time.sleep(0.2)
+
     def kill_worker(self, sig: int = signal.SIGKILL) -> float:
         return self.kill("worker", sig)
 
