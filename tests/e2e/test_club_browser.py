@@ -220,6 +220,16 @@ def test_a_club_night_from_invite_to_leaderboard(browser: Any, club_server: str,
     owner.goto(club_url)
     screenshot(owner, "phone-club-home")
     _no_sideways_scroll(owner)
+    # Following the links (htmx swaps the body and pushes the address) keeps the pages styled.
+    owner.goto(base + "/lobby/")
+    owner.click(".mainnav a:has-text('Clubs')")
+    owner.wait_for_url(base + "/clubs/")
+    owner.click(".clubcard__name")
+    owner.wait_for_url(club_url)
+    assert owner.evaluate("getComputedStyle(document.querySelector('.clubtabs')).flexWrap") == "wrap"
+    owner.click(".clubtabs a:has-text('Members')")
+    owner.wait_for_url(club_url + "members/")
+    assert owner.locator(".memberrow").count() == 2
 
     # A member's websocket opens; a non-member gets a 404 page and a refused websocket.
     ws_url = base.replace("http", "ws", 1) + table_url[len(base):].replace("/tables/", "/ws/tables/")
