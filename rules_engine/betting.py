@@ -31,8 +31,9 @@ Rules every structure shares (GAMES.md sections 2 and 3), as decided here:
   of the round, at least the minimum bet): the card-room rule that "cumulative short all-ins
   totalling a full raise reopen the betting".
 * Folding is offered only when there is something to call: with nothing to call a seat checks.
-* Nobody may raise when every other seat still in the hand is all-in; a seat alone with chips
-  never has to call more than the most any opponent has in the round.
+* Nobody may raise when no other seat still in the hand could put in more than the bet to match
+  (everyone else is all-in, or would be by calling); a seat alone with chips never has to call
+  more than the most any opponent has in the round.
 * A forced bet that the stack cannot cover is posted all-in for what is there; the amount to
   call stays the full big blind while another seat can still match it.
 * At the end of each round the unmatched top of the largest contribution is returned to its
@@ -322,6 +323,15 @@ class Betting:
                 return True
         return False
 
+    def _others_can_match_more(self, seat: int) -> bool:
+        """Whether another seat still in could put in more than the level: else a raise could
+        never be called (everyone else is all-in, or will be by calling)."""
+        level = self.level
+        for j in range(self.n):
+            if j != seat and not self.folded[j] and not self.all_in[j] and self.stacks[j] + self.bets[j] > level:
+                return True
+        return False
+
     def _target(self, seat: int) -> int:
         """The bet this seat must reach: the level, or what opponents can still put in."""
         if self._others_with_chips(seat):
@@ -347,7 +357,7 @@ class Betting:
         need = max(self._target(seat) - bet, 0)
         call = min(need, stack)
         min_to = max_to = full_to = None
-        if stack > need and self._others_with_chips(seat):
+        if stack > need and self._others_can_match_more(seat):
             wager = self._wager(seat)
             rng = self.structure.raise_range(wager) if self._reopened(seat, wager) else None
             if rng is not None:
