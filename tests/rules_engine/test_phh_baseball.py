@@ -12,7 +12,7 @@ import pytest
 
 from rules_engine import cli
 from rules_engine.errors import IllegalAction, MalformedAction, OutOfTurn, RulesError
-from rules_engine.fairness import commitment, deck_text, verify_phh
+from rules_engine.fairness import ShuffleCommitment, public_fields, verify_phh
 from rules_engine.games import Action
 from rules_engine.games.baseball import Baseball, BaseballState
 from rules_engine.notation import BaseballNotation, HistoryError, read_phh, replay_phh, to_phh
@@ -147,15 +147,8 @@ def test_timeouts_travel_as_commentary() -> None:
 def test_extra_fields_are_kept_and_the_fair_shuffle_check_works() -> None:
     state = random_hand(5)
     assert state.setup.deck is not None
-    salt = "00ff00ff"
-    text = to_phh(
-        state,
-        fields={
-            "_deck_commitment": commitment(state.setup.deck, salt),
-            "_deck_salt": salt,
-            "_deck": deck_text(state.setup.deck),
-        },
-    )
+    commit = ShuffleCommitment.create(state.setup.deck)
+    text = to_phh(state, fields=public_fields(commit, state.setup.deck[:52]))
     assert verify_phh(text).ok
     with pytest.raises(ValueError, match="written by the engine"):
         to_phh(state, fields={"variant": "XX"})
