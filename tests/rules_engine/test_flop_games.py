@@ -516,3 +516,14 @@ def test_json_round_trip_and_replay() -> None:
             V = get_variant(code)
             assert V.from_json(state.to_json()) == state
             assert V.replay(state.setup, state.log) == state
+
+
+def test_the_docstring_examples_of_the_classic_modules_hold() -> None:
+    import doctest
+
+    from rules_engine import betting
+    from rules_engine.games import classic, draw, flop, stud
+
+    for module in (betting, classic, flop, stud, draw):
+        result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
+        assert result.failed == 0, module.__name__

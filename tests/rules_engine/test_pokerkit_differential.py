@@ -19,9 +19,11 @@ of the random hands, and each is counted:
 * raise legality in corner cases: PokerKit lets a short all-in *bet* below the minimum reopen the
   betting, counts a short all-in raise toward the fixed-limit cap, lets a limit hand make a fifth
   bet pre-flop (our cap counts the big blind as the bet, GAMES.md "a bet plus three raises"),
-  and after a short all-in over a stud bring-in asks for a full raise where we allow the
-  completion. The player picking an action picks only among those both engines allow (the
-  call, check and fold options must always agree);
+  and after a short all-in bet in fixed limit (or a short all-in over a stud bring-in) asks for
+  a full raise over it where we let the next seat complete it to a full bet. The player picking
+  an action picks only among those both engines allow, and the test counts these ("differs:
+  raise sizes", "differs: raise allowed by us only"); whose turn it is, the call, check and fold
+  options and every stack must always agree;
 * Razz bring-in ties: seed 003 ranks suits for Razz from spades (lowest) to clubs (highest),
   PokerKit from clubs to spades; deals where the highest up cards tie in rank are skipped;
 * odd chips: we settle every main and side pot on its own, odd chips one each to the tied seats
