@@ -30,8 +30,10 @@ Decisions shared by every game here (GAMES.md sections 3 and 5, and where they a
   betting for seats that have acted, but several short all-ins that together reach a full raise
   do reopen it for a seat facing at least a full raise since its own last action (the card-room
   "cumulative all-ins" rule). Folding is offered only when facing a bet.
-* Fixed limit: a bet and three raises cap a round (four bets); pre-flop the big blind is the bet,
-  in stud the completion is; a bring-in is not a bet.
+* Fixed limit: a bet and three raises cap a round (four bets), heads-up too; pre-flop the big
+  blind is the bet, in stud the completion is; a bring-in is not a bet. After an all-in for less
+  than a full bet (or a bring-in) the next full bet *completes* it to the bet size.
+* Nobody may raise when no other seat still in could put in more than the bet to match.
 * Uncalled chips go back to their owner at the end of each round, so they are never in a pot.
 * When at most one seat still in the hand has chips, the remaining cards are dealt without
   betting (draws still happen: a seat all-in still draws).
