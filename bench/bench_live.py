@@ -466,8 +466,10 @@ def _markdown(runs: list[RunResult], sat: RunResult) -> str:
     out.append(
         f"Target p99 <= {TARGET_P99_MS:.0f} ms with 200 tables: {verdict}. Target timers <= "
         f"{TARGET_TIMER_P99_S:.0f} s late at p99 (all runs above): {tverdict}. One Daphne process "
-        f"with no think time: {sat.actions_per_s:.0f} actions/s over {sat.tables} tables, "
-        f"{sat.daphne_ms_per_action:.0f} ms of its CPU per action.\n"
+        f"with no think time: {sat.actions_per_s:.0f} actions/s over {sat.tables} tables with "
+        f"{sat.cpu.get('daphne-0', 0.0):.0%} of a core (load {sat.load:.1f}), "
+        f"{sat.daphne_ms_per_action:.0f} ms of its CPU per action: about "
+        f"{1000 / sat.daphne_ms_per_action:.0f} actions/s with a core to itself.\n"
     )
     return "\n".join(out)
 
