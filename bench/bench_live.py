@@ -52,6 +52,7 @@ from tests.integration.cluster import (  # noqa: E402
     Viewer,
     answers,
     cpu_seconds,
+    cpu_used,
     postgres_database,
     redis_database,
     service_cpu_seconds,
@@ -305,8 +306,8 @@ async def _drive(cluster: Cluster, tables: list[dict[str, Any]], cookie_name: st
     pids = {name.split("-")[0] + (f"-{n}" if name.startswith("daphne") else ""): pid
             for n, (name, pid) in enumerate(cluster.pids().items())}
 
-    def cpu_now() -> dict[str, float]:
-        out = {name: cpu_seconds(pid) for name, pid in pids.items()}
+    def cpu_now() -> dict[str, Any]:
+        out: dict[str, Any] = {name: cpu_seconds(pid) for name, pid in pids.items()}
         me = resource.getrusage(resource.RUSAGE_SELF)
         out["bots"] = me.ru_utime + me.ru_stime
         out.update(service_cpu_seconds())
@@ -325,7 +326,7 @@ async def _drive(cluster: Cluster, tables: list[dict[str, Any]], cookie_name: st
         record.stopped = True
         await asyncio.sleep(min(3.0, CLOCKS["decision"]))  # let the last actions and timers land
         result.window = t1 - t0
-        used = {k: (cpu1[k] - cpu0[k]) / result.window for k in cpu1}
+        used = {k: cpu_used(cpu0[k], cpu1[k]) / result.window for k in cpu1}
         result.machine = used.pop("machine")
         result.cpu = used
         _analyse(result, bots, record, t0, t1)

@@ -406,10 +406,12 @@ def cpu_seconds(pid: int) -> float:
     return sum(int(x) for x in fields[11:15]) / ticks
 
 
-def service_cpu_seconds() -> dict[str, float]:
-    """CPU seconds used so far by this machine's PostgreSQL and Redis server processes, and by
-    the whole machine (all processes, every core) as ``machine``."""
-    out = {"postgres": 0.0, "redis": 0.0}
+def service_cpu_seconds() -> dict[str, float | dict[int, float]]:
+    """CPU seconds used so far by each PostgreSQL and Redis server process (``postgres`` and
+    ``redis``: pid -> seconds), and by the whole machine (all processes, every core) as
+    ``machine``. Compare two readings over the pids present in both."""
+    out: dict[str, float | dict[int, float]] = {}
+    by_pid: dict[str, dict[int, float]] = {"postgres": {}, "redis": {}}
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
             continue
@@ -418,9 +420,10 @@ def service_cpu_seconds() -> dict[str, float]:
         except OSError:
             continue
         if comm.startswith("postgres"):
-            out["postgres"] += cpu_seconds(int(entry.name))
+            by_pid["postgres"][int(entry.name)] = cpu_seconds(int(entry.name))
         elif comm.startswith("redis-server"):
-            out["redis"] += cpu_seconds(int(entry.name))
+            by_pid["redis"][int(entry.name)] = cpu_seconds(int(entry.name))
+    out.update(by_pid)
     try:
         fields = Path("/proc/stat").read_text().splitlines()[0].split()[1:]
         ticks = [int(x) for x in fields]
@@ -429,6 +432,15 @@ def service_cpu_seconds() -> dict[str, float]:
     except (OSError, IndexError, ValueError):
         out["machine"] = 0.0
     return out
+
+
+def cpu_used(before: float | dict[int, float], after: float | dict[int, float]) -> float:
+    """CPU seconds between two readings of :func:`service_cpu_seconds` (per-pid ones: over the
+    processes present in both)."""
+    if isinstance(before, dict) and isinstance(after, dict):
+        return sum(max(0.0, after[pid] - before[pid]) for pid in before.keys() & after.keys())
+    assert isinstance(before, float) and isinstance(after, float)
+    return max(0.0, after - before)
 
 
 @contextlib.contextmanager
