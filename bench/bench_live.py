@@ -185,6 +185,7 @@ class RunResult:
     machine: float = 0.0  # cores busy on the whole machine, ours and everybody else's
     load: float = 0.0  # the machine's 1-minute load average when the run started
     errors: dict[str, int] = field(default_factory=dict)  # refusals the bots got, by message
+    refused_by_action: dict[str, int] = field(default_factory=dict)
     note: str = ""
 
     @property
@@ -208,7 +209,7 @@ class RunResult:
             f"p99 {_pct(late, 99) * 1000:6.0f} ms (n={len(late)}), applied p50 "
             f"{_pct(applied, 50) * 1000:.0f} ms p99 {_pct(applied, 99) * 1000:.0f} ms, "
             f"Daphne CPU {self.daphne_ms_per_action:.1f} ms/action, cpu {self.cpu_text()}, load {self.load:.1f}"
-            + (f", refusals {self.errors}" if self.errors else "")
+            + (f", refusals {self.errors} by action {self.refused_by_action}" if self.errors else "")
         )
 
     def cpu_text(self) -> str:
@@ -232,6 +233,7 @@ def _analyse(result: RunResult, bots: list[Bot], record: Record, t0: float, t1: 
             continue
         if s.refused:
             result.refused += 1
+            result.refused_by_action[s.action] = result.refused_by_action.get(s.action, 0) + 1
             continue
         result.accepted += 1
         accepted_at[(s.table_id, s.version)] = s
