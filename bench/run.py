@@ -46,13 +46,23 @@ def main(argv: list[str]) -> int:
         module = importlib.util.module_from_spec(spec)
         try:
             spec.loader.exec_module(module)
-            sections.append(module.run())
+            sections.append((name, module.run()))
         except Exception:  # a benchmark never fails the run; it says what went wrong
             tb = traceback.format_exc()
             print(tb, file=sys.stderr)
-            sections.append(f"## {name}\n\nFailed to run:\n\n```\n{tb}\n```\n")
+            sections.append((name, f"## {name}\n\nFailed to run:\n\n```\n{tb}\n```\n"))
     stamp = dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
-    text = f"# Benchmark results\n\nMeasured {stamp} on {machine()} by `make bench`.\n\n" + "\n".join(sections)
+    # Each benchmark keeps its own last section, so running one of them (`python bench/run.py
+    # eval`) refreshes its part of RESULTS.md and keeps the others' last figures.
+    store = HERE / "results"
+    store.mkdir(exist_ok=True)
+    for name, section in sections:
+        (store / f"{name}.md").write_text(f"<!-- {stamp}, {machine()} -->\n{section}\n", encoding="utf-8")
+    parts = [p.read_text(encoding="utf-8") for p in sorted(store.glob("bench_*.md"))]
+    text = (
+        f"# Benchmark results\n\nWritten {stamp} by `make bench` on {machine()}. Each section "
+        "says when it was measured (a comment above its heading).\n\n" + "\n".join(parts)
+    )
     (HERE / "RESULTS.md").write_text(text, encoding="utf-8")
     print(f"wrote {HERE / 'RESULTS.md'}")
     return 0
