@@ -303,6 +303,15 @@ def test_a_club_baseball_session_records_units_and_ends_after_eight_pots(monkeyp
     assert standings[0].units_col
     board = club_selectors.club_leaderboard(club=p.club, period="all")
     assert {s.user_id: s.units for s in board} == sums
+    # The club's session page and leaderboard show the units, exactly.
+    from django.test import Client
+
+    client = Client()
+    client.force_login(p.member)
+    best = standings[0]
+    for path in (f"/clubs/{p.club.pk}/sessions/{session.pk}/", f"/clubs/{p.club.pk}/leaderboard/?period=all"):
+        html = client.get(path).content.decode()
+        assert "data-units" in html and best.units_display in html, path
     # A club host who is not seated may start the next table session.
     outsider_host = p.host
     services.table_leave_seat(table_id=table.id, user=outsider_host)
@@ -369,3 +378,15 @@ def test_the_new_table_form_opens_a_baseball_table_without_stakes(client: Any) -
     resp = client.post("/tables/new/", {"name": "Too big", "game": "BB", "speed": "fast", "max_seats": 7,
                                         "visibility": "public"})
     assert resp.status_code == 200 and not Table.objects.filter(name="Too big").exists()
+
+
+def test_the_lobby_and_the_hand_history_of_a_baseball_table(client: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    _stack_decks(monkeypatch, TIED, dealer_seat=0)
+    table, users = _bb_table(4)
+    lobby = client.get("/lobby/").content.decode()
+    assert "ante 1, bet 1, play units" in lobby and "1/1" not in lobby
+    play_passively(table)
+    client.force_login(users[3])
+    page = client.get(f"/tables/{table.id}/hands/1/").content.decode()
+    assert "+1/3" in page and "-1" in page  # exact nets on the finished hand's page
+    assert client.get(f"/tables/{table.id}/hands/1.phh").status_code == 200
