@@ -32,6 +32,7 @@ at most 1 s late at p99. Everything talks to 127.0.0.1 only; every loop and run 
 # No "from __future__ import annotations": bench/run.py loads this file without registering it
 # in sys.modules, and dataclasses then cannot resolve string annotations.
 import asyncio
+import concurrent.futures
 import contextlib
 import os
 import random
@@ -68,6 +69,8 @@ THINK = 1.0  # seconds between a bot's turn coming and its action
 JITTER = 0.2  # plus up to this much, so three players arranging at once don't always collide
 WINDOW = 20.0  # seconds measured per run
 SETUP_BUDGET = 60.0  # seconds allowed to seed one run's tables before N is lowered
+SEED_BATCH = 25  # tables per seed command
+SEED_LANES = 3  # control processes seeding at once
 CLOCKS = {"decision": 5.0, "arrange": 8.0, "showdown": 1.0, "deal": 1.0}
 # A state's clock name -> its length: a new deadline minus its length is when the server set it.
 CLOCK_LENGTH = {"decision": CLOCKS["decision"], "arrange": CLOCKS["arrange"], "next": CLOCKS["showdown"],
@@ -258,12 +261,16 @@ def _analyse(result: RunResult, bots: list[Bot], record: Record, t0: float, t1: 
             arrivals = [_first_at_or_after(v, version + 1) for v in viewers]
             if any(a is None for a in arrivals):
                 continue
-            result.timer_late.append(max(arrivals) - info["deadline"])  # type: ignore[type-var,operator]
-            # The state the timer made starts a new clock at the moment the server applied it.
+            # The state the timer made starts a new clock at the moment the server applied it;
+            # one that started before the deadline came from something else (a seat taken...).
             made = states.get(version + 1)
             length = CLOCK_LENGTH.get(made["clock"]) if made else None
             if made is not None and made["deadline"] is not None and length:
-                result.timer_applied.append(made["deadline"] - length - info["deadline"])
+                applied = made["deadline"] - length - info["deadline"]
+                if applied < -0.05:
+                    continue
+                result.timer_applied.append(applied)
+            result.timer_late.append(max(arrivals) - info["deadline"])  # type: ignore[type-var,operator]
             if info["clock"] == "decision" and not any(
                 b.sleepy for b in viewers
             ):
@@ -347,6 +354,33 @@ async def _drive(cluster: Cluster, tables: list[dict[str, Any]], cookie_name: st
         await asyncio.gather(*(close(b) for b in bots), return_exceptions=True)
 
 
+def _seed(cluster: Cluster, tables: int, started: float) -> tuple[list[dict[str, Any]], str]:
+    """Seed ``tables`` tables in batches on a few control processes at once; stop early (fewer
+    tables) once SETUP_BUDGET has gone by."""
+    import threading
+
+    seeded: list[dict[str, Any]] = []
+    cookie_name = ["sessionid"]
+    batches = [(n, min(SEED_BATCH, tables - n)) for n in range(0, tables, SEED_BATCH)]
+    lock = threading.Lock()
+
+    def lane(number: int) -> None:
+        while True:
+            with lock:
+                if not batches or time.monotonic() - started > SETUP_BUDGET:
+                    return
+                first, size = batches.pop(0)
+            out = cluster.control_on(number, "seed", tables=size, players=3, prefix=f"b{first}_")
+            with lock:
+                cookie_name[0] = out["cookie_name"]
+                seeded.extend(out["tables"])
+
+    with concurrent.futures.ThreadPoolExecutor(SEED_LANES) as pool:
+        for f in [pool.submit(lane, n) for n in range(SEED_LANES)]:
+            f.result()
+    return seeded, cookie_name[0]
+
+
 def _one_run(*, tables: int, daphnes: int, think: float, window: float) -> RunResult:
     setup_started = time.monotonic()
     result = RunResult(tables=tables, daphnes=daphnes, think=think, window=window, setup_s=0.0,
@@ -357,17 +391,9 @@ def _one_run(*, tables: int, daphnes: int, think: float, window: float) -> RunRe
             cluster.migrate()
             ports = [cluster.start_daphne() for _ in range(daphnes)]
             cluster.start_worker(wait=False)
-            seeded: list[dict[str, Any]] = []
-            cookie_name = "sessionid"
-            # Seed in batches and stop early if this machine can't set up N tables in time.
-            while len(seeded) < tables:
-                if time.monotonic() - setup_started > SETUP_BUDGET:
-                    result.note = f"lowered from {tables}: seeding took over {SETUP_BUDGET:.0f} s"
-                    break
-                batch = min(25, tables - len(seeded))
-                out = cluster.control("seed", tables=batch, players=3, prefix=f"b{len(seeded)}_")
-                cookie_name = out["cookie_name"]
-                seeded.extend(out["tables"])
+            seeded, cookie_name = _seed(cluster, tables, setup_started)
+            if len(seeded) < tables:
+                result.note = f"lowered from {tables}: seeding took over {SETUP_BUDGET:.0f} s"
             result.tables = len(seeded)
             cluster.wait_for_worker()
             asyncio.run(_drive(cluster, seeded, cookie_name, ports, think, window, result, setup_started))
@@ -455,11 +481,15 @@ def _markdown(runs: list[RunResult], sat: RunResult) -> str:
             f"{r.setup_s:.0f} s | {r.cpu_text()}, load {r.load:.1f} |"
         )
     out.append("")
-    big = [r for r in runs if r.tables >= 200 and r.latencies]
-    p99 = min((_pct(r.latencies, 99) * 1000 for r in big), default=float("nan"))
+    largest = max(runs, key=lambda r: r.tables, default=None)
     seen = [x for r in runs for x in r.timer_late]
     applied = [x for r in runs for x in r.timer_applied]
-    verdict = f"**{'met' if p99 <= TARGET_P99_MS else 'not met'}** (p99 {p99:.0f} ms)" if big else "not measured"
+    if largest is not None and largest.latencies:
+        p99 = _pct(largest.latencies, 99) * 1000
+        met = p99 <= TARGET_P99_MS and largest.tables >= max(SIZES)
+        verdict = f"**{'met' if met else 'not met'}** (p99 {p99:.0f} ms with {largest.tables} tables)"
+    else:
+        verdict = "not measured"
     tverdict = (
         f"seen by every player **{'met' if _pct(seen, 99) <= TARGET_TIMER_P99_S else 'not met'}** "
         f"(p99 {_ms(seen, 99)} over {len(seen)} timers), applied by the server "
@@ -467,7 +497,7 @@ def _markdown(runs: list[RunResult], sat: RunResult) -> str:
         if seen and applied else "not measured"
     )
     out.append(
-        f"Target p99 <= {TARGET_P99_MS:.0f} ms with 200 tables: {verdict}. Target timers <= "
+        f"Target p99 <= {TARGET_P99_MS:.0f} ms with {max(SIZES)} tables: {verdict}. Target timers <= "
         f"{TARGET_TIMER_P99_S:.0f} s late at p99 (all runs above): {tverdict}. One Daphne process "
         f"with no think time: {sat.actions_per_s:.0f} actions/s over {sat.tables} tables with "
         f"{sat.cpu.get('daphne-0', 0.0):.0%} of a core (load {sat.load:.1f}), "

@@ -199,7 +199,7 @@ class Cluster:
         self.extra_env = extra_env or {}
         self.procs: list[tuple[str, subprocess.Popen[bytes], Path]] = []
         self.daphne_ports: list[int] = []
-        self._control: subprocess.Popen[str] | None = None
+        self._controls: dict[int, subprocess.Popen[str]] = {}
 
     # -- environment and one-shot commands -------------------------------------------------
 
@@ -233,26 +233,33 @@ class Cluster:
 
     def control(self, cmd: str, timeout: float = 300.0, **kwargs: Any) -> Any:
         """Run one command in the control process (started on first use) and return its result."""
-        if self._control is None:
-            with (self.workdir / "control.log").open("w") as log:
-                self._control = subprocess.Popen(  # noqa: S603 - our own interpreter and script
+        return self.control_on(0, cmd, timeout=timeout, **kwargs)
+
+    def control_on(self, lane: int, cmd: str, timeout: float = 300.0, **kwargs: Any) -> Any:
+        """:meth:`control` on control process number ``lane``: slow set-up (seeding hundreds of
+        tables) can run in several processes at once, one thread per lane."""
+        name = "control" if lane == 0 else f"control-{lane}"
+        proc = self._controls.get(lane)
+        if proc is None:
+            with (self.workdir / f"{name}.log").open("w") as log:
+                proc = subprocess.Popen(  # noqa: S603 - our own interpreter and script
                     [PYTHON, "-c", CONTROL], cwd=ROOT, env=self.env(), text=True, bufsize=1,
                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log,
                 )
-            self._read_control(timeout=60.0)
-        assert self._control.stdin is not None
-        self._control.stdin.write(json.dumps({"cmd": cmd, **kwargs}) + "\n")
-        self._control.stdin.flush()
-        answer = self._read_control(timeout=timeout)
+            self._controls[lane] = proc
+            self._read_control(proc, name, timeout=60.0)
+        assert proc.stdin is not None
+        proc.stdin.write(json.dumps({"cmd": cmd, **kwargs}) + "\n")
+        proc.stdin.flush()
+        answer = self._read_control(proc, name, timeout=timeout)
         if not answer["ok"]:
             raise ClusterError(f"control {cmd} failed: {answer['error']}\n{answer.get('traceback', '')}")
         return answer["result"]
 
-    def _read_control(self, timeout: float) -> dict[str, Any]:
+    def _read_control(self, proc: subprocess.Popen[str], name: str, timeout: float) -> dict[str, Any]:
         import selectors
 
-        proc = self._control
-        assert proc is not None and proc.stdout is not None
+        assert proc.stdout is not None
         deadline = time.monotonic() + timeout
         sel = selectors.DefaultSelector()
         sel.register(proc.stdout, selectors.EVENT_READ)
@@ -260,14 +267,14 @@ class Cluster:
             while True:
                 left = deadline - time.monotonic()
                 if left <= 0:
-                    raise ClusterError(f"the control process did not answer within {timeout:.0f} s")
+                    raise ClusterError(f"the {name} process did not answer within {timeout:.0f} s")
                 if not sel.select(timeout=min(left, 1.0)):
                     if proc.poll() is not None:
-                        raise ClusterError(f"the control process exited:\n{self.log_tail('control')}")
+                        raise ClusterError(f"the {name} process exited:\n{self.log_tail(name)}")
                     continue
                 line = proc.stdout.readline()
                 if not line:
-                    raise ClusterError(f"the control process exited:\n{self.log_tail('control')}")
+                    raise ClusterError(f"the {name} process exited:\n{self.log_tail(name)}")
                 if line.startswith("@@ "):
                     return dict(json.loads(line[3:]))
         finally:
@@ -345,13 +352,14 @@ class Cluster:
 
     def close(self) -> None:
         """Stop the control process and every process started, gently first."""
-        if self._control is not None:
+        for control in self._controls.values():
             with contextlib.suppress(Exception):
-                assert self._control.stdin is not None
-                self._control.stdin.write('{"cmd": "quit"}\n')
-                self._control.stdin.close()
-            _stop(self._control)
-            self._control = None
+                assert control.stdin is not None
+                control.stdin.write('{"cmd": "quit"}\n')
+                control.stdin.close()
+        for control in self._controls.values():
+            _stop(control)
+        self._controls.clear()
         for _name, proc, _log in reversed(self.procs):
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(proc.pid, signal.SIGTERM)
