@@ -339,7 +339,7 @@ def test_the_table_page_and_the_standings_page_show_units_and_the_session(client
     table, users = _bb_table(4)
     client.force_login(users[0])
     page = client.get(f"/tables/{table.id}/").content.decode()
-    assert "0 of 8 pots" in page and "round 1 of 5" in page and "3s and 9s are wild" in page
+    assert "0 of 8 pots" in page and "round 1 of 5" in page and "threes and nines are wild" in page
     assert "badge--opener" in page and 'name="buy_in"' not in page
     assert "As" in page and "Ah" not in page  # my down card, not another's (Ah is seat 1's down card)
     _play_session(table)
@@ -390,3 +390,59 @@ def test_the_lobby_and_the_hand_history_of_a_baseball_table(client: Any, monkeyp
     page = client.get(f"/tables/{table.id}/hands/1/").content.decode()
     assert "+1/3" in page and "-1" in page  # exact nets on the finished hand's page
     assert client.get(f"/tables/{table.id}/hands/1.phh").status_code == 200
+
+
+# -- hidden cards ---------------------------------------------------------------------------------
+
+
+def _may_see(state: Any, viewer: int | None) -> set[str]:
+    """Worked out from the full state, not from the views: every up card, the viewer's own
+    cards, and at the end the hands the showdown revealed."""
+    ok = {str(c) for seat in range(state.n) for c in state.up_cards(seat)}
+    if viewer is not None:
+        ok |= {str(c) for c in state.hand_of(viewer)}
+    if state.result is not None:
+        for seat in state.result.shown:
+            ok |= {str(c) for c in state.hand_of(seat)}
+    return ok
+
+
+def test_no_baseball_payload_shows_a_down_card_before_its_time() -> None:
+    import random
+
+    from django.test import Client
+    from django.utils import translation
+
+    from tables.selectors import table_snapshot
+    from tests.tables.helpers import user_for_index
+    from tests.tables.test_hidden_cards import cards_in
+
+    rng = random.Random(8008)
+    table, users = _bb_table(4)
+    client = Client()
+    hands = 0
+    while hands < 10:
+        table.refresh_from_db()
+        hand, state = current_state(table)
+        lang = rng.choice(["en", "he", "ru"])
+        viewers = [(user_for_index(hand, i), i) for i in range(state.n)] + [(None, None)]
+        with translation.override(lang):
+            for user, index in viewers:
+                payload = table_snapshot(table_id=table.id, user=user)
+                assert payload is not None
+                leaked = cards_in(payload["html"], lang) - _may_see(state, index)
+                assert not leaked, f"{lang}: viewer {index} was sent {sorted(leaked)} in round {state.round}"
+        if state.is_over:
+            page = client.get(f"/tables/{table.id}/hands/{hand.number}/", HTTP_ACCEPT_LANGUAGE="en")
+            assert not cards_in(page.content.decode(), "en") - _may_see(state, None)
+            hands += 1
+            for seat in Seat.objects.filter(table=table, sitting_out=True):
+                seat.sitting_out = False  # a timeout's break: back for the next hand
+                seat.save(update_fields=["sitting_out"])
+            _next_hand(table)
+            continue
+        seat = state.to_act
+        kinds = [la.kind for la in state.legal_actions(seat)]
+        kind = rng.choices(kinds, [{"fold": 1, "check": 5, "call": 5}.get(k, 2) for k in kinds])[0]
+        services.table_act(table_id=table.id, user=user_for_index(hand, seat),
+                           message={"action": kind, "version": table.version})
