@@ -297,5 +297,8 @@ def table_extra_context(*, table: Table, user: Any) -> dict[str, Any]:
             "standings": standings(table=table, session_no=table.bb_session_no) if over else [],
             "may_restart": over and may_start_session(table, user),
             "viewer_id": getattr(user, "pk", None),
+            # The live table's button goes through the player's websocket (a seat's action); a
+            # host who is not seated starts the session from the standings page's form.
+            "seated": bool(getattr(user, "pk", None)) and Seat.objects.filter(table=table, user_id=user.pk).exists(),
         }
     }

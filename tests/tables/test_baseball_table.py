@@ -312,9 +312,14 @@ def test_a_club_baseball_session_records_units_and_ends_after_eight_pots(monkeyp
     for path in (f"/clubs/{p.club.pk}/sessions/{session.pk}/", f"/clubs/{p.club.pk}/leaderboard/?period=all"):
         html = client.get(path).content.decode()
         assert "data-units" in html and best.units_display in html, path
-    # A club host who is not seated may start the next table session.
+    # A club host who is not seated may start the next table session (from the standings page).
     outsider_host = p.host
     services.table_leave_seat(table_id=table.id, user=outsider_host)
+    extra = table_context(table_id=table.id, user=outsider_host)["bb"]
+    assert extra["may_restart"] and not extra["seated"]
+    client.force_login(outsider_host)
+    assert 'data-action="new_session"' not in client.get(f"/tables/{table.id}/").content.decode()
+    assert f'action="/tables/{table.id}/new-session/"' in client.get(f"/tables/{table.id}/standings/").content.decode()
     baseball.table_new_session(table_id=table.id, user=outsider_host)
     table.refresh_from_db()
     assert table.bb_session_no == 2
