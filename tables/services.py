@@ -43,6 +43,7 @@ ENGINE_ACTIONS = frozenset(
     {"fold", "check", "call", "bet_pot", "raise_pot", "all_in", "swap", "done", "arrange",
      "bet", "raise", "complete", "bring_in", "draw"}
 )
+ARRANGE_ACTIONS = frozenset({"swap", "arrange", "done"})
 TABLE_ACTIONS = frozenset({"sit_out", "im_back", "new_session"})
 
 
@@ -310,7 +311,13 @@ def table_act(*, table_id: int, user: AbstractBaseUser, message: dict[str, Any])
         raise TableError(_("Every action must say which version of the table it answers."))
     with transaction.atomic():
         table = _lock_table(table_id)
-        if version != table.version:
+        # Everyone arranges at once and every swap bumps the version, so an arrangement action
+        # may answer an older picture: it names the player's own cards, which nobody else moves
+        # (the engine refuses it if the arrangement is over). Everything else must be current.
+        if action in ARRANGE_ACTIONS:
+            if not 0 <= version <= table.version:
+                raise StaleVersion(_("The table has moved on; here is the latest picture."))
+        elif version != table.version:
             raise StaleVersion(_("The table has moved on; here is the latest picture."))
         seat = Seat.objects.filter(table=table, user=user).first()
         if seat is None:

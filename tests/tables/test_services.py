@@ -191,3 +191,26 @@ def test_first_deal_waits_so_a_third_player_can_sit() -> None:
     assert len(hand.players) == 3
     table.refresh_from_db()
     assert table.next_hand_at is None
+
+
+def test_players_arranging_at_once_do_not_refuse_each_other() -> None:
+    table, users = seated_table(n=3)
+    for _ in range(3):  # everyone calls or checks to the flops
+        hand, state = current_state(table)
+        actor = state.actors()[0]
+        kind = "call" if any(la.kind == "call" for la in state.legal_actions(actor)) else "check"
+        table.refresh_from_db()
+        services.table_act(table_id=table.id, user=user_for_index(hand, actor), message={"action": kind, "version": table.version})
+    hand, state = current_state(table)
+    assert state.phase == "arrange"
+    table.refresh_from_db()
+    seen = table.version  # all three look at the same picture and swap at once
+    for i in range(3):
+        a, b = (str(c) for c in state.hand_of(i)[:2])
+        services.table_act(table_id=table.id, user=user_for_index(hand, i), message={"action": "swap", "cards": [a, b], "version": seen})
+    hand, after = current_state(table)
+    for i in range(3):
+        assert after.hand_of(i)[:2] == tuple(reversed(state.hand_of(i)[:2]))
+    # A betting action on an old picture is still refused, and so is a version from the future.
+    with pytest.raises(services.StaleVersion):
+        services.table_act(table_id=table.id, user=user_for_index(hand, 0), message={"action": "done", "version": 10**6})
