@@ -17,7 +17,9 @@ HOSTS = ("owner", "host")
 
 
 def make_user(name: str) -> Any:
-    user = get_user_model().objects.create_user(username=name, password="pw-" + name + "-club-2026")
+    # No password: hashing one costs a good part of a second, and these tests log in with
+    # force_login.
+    user = get_user_model().objects.create_user(username=name, password=None)
     profile_ensure(user=user, display_name=name.title())
     return user
 
