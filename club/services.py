@@ -343,17 +343,18 @@ def club_set_role(*, club: Club, by: Any, user: Any, role: str) -> Membership:
 def _step_out(club: Club, membership: Membership) -> None:
     # Seats first: every stack goes back to the club balance (now, or when the hand the player
     # is in ends), so leaving never loses a chip. The balance stays on the inactive membership.
+    # The seats are settled before the membership row is locked: a table writer locks its table
+    # and then the membership (a cash-out), so locking in the other order could deadlock.
     tables_port().settle_member(club_id=club.pk, user_id=membership.user_id)
-    membership.active = False
-    membership.left = timezone.now()
-    membership.role = Membership.Role.MEMBER
-    membership.save(update_fields=["active", "left", "role"])
+    Membership.objects.select_for_update().filter(pk=membership.pk).update(
+        active=False, left=timezone.now(), role=Membership.Role.MEMBER,
+    )
 
 
 def club_leave(*, club: Club, user: Any) -> None:
     """Leave the club. The owner hands the club to someone else first."""
     with transaction.atomic():
-        mine = _require_member(club, user, lock=True)
+        mine = _require_member(club, user)
         if mine.role == Membership.Role.OWNER:
             raise ClubError(_("The owner cannot leave; hand the club to another member first."))
         _step_out(club, mine)
@@ -364,7 +365,7 @@ def club_remove_member(*, club: Club, by: Any, user: Any) -> None:
     first. Nobody removes the owner."""
     mine = _require_host(club, by)
     with transaction.atomic():
-        target = _membership(club, user, lock=True)
+        target = _membership(club, user)
         if target is None:
             raise ClubError(_("That person is not a member of this club."))
         if target.pk == mine.pk:
