@@ -10,7 +10,12 @@ if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL], "capacity": 1500, "expiry": 30},
+            # channels_redis waits for messages with a blocking BZPOPMIN of 5 s, and redis-py 8
+            # reads with a 5 s socket timeout unless told otherwise: a process with nothing to
+            # receive for 5 s then got a TimeoutError, which killed the consumer holding the
+            # receive (its socket closed, its group membership left behind). The read timeout
+            # must stay well above that wait (channels_redis issue 422).
+            "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": 15}], "capacity": 1500, "expiry": 30},
         }
     }
     CELERY_BROKER_URL = REDIS_URL
