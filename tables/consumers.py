@@ -11,6 +11,7 @@ import asyncio
 import json
 import logging
 import time
+import weakref
 from typing import Any
 
 from channels.db import database_sync_to_async
@@ -18,7 +19,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.utils import translation
 
 from tables import selectors, services
-from tables.live import LOBBY_GROUP, remember_server_loop, table_group
+from tables.live import LOBBY_GROUP, remember_server_loop, start_redis_watch, table_group
 
 log = logging.getLogger("tables.consumers")
 
@@ -70,11 +71,25 @@ class TableConsumer(AsyncWebsocketConsumer):
         self._last_refill = time.monotonic()
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
+        _open.add(self)
+        start_redis_watch(_after_redis_trouble)
         await self.send_snapshot()
 
     async def disconnect(self, code: int) -> None:
+        _open.discard(self)
         if getattr(self, "group", None):
             await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def rejoin(self, lost: bool, version: int | None) -> None:
+        """After Redis trouble (see ``tables.live``): join the group again if Redis lost it, and
+        send the viewer the table if it moved on meanwhile."""
+        try:
+            if lost:
+                await self.channel_layer.group_add(self.group, self.channel_name)
+            if version is not None and version > self.last_version:
+                await self.send_snapshot()
+        except Exception:
+            log.exception("table %s: could not rejoin after Redis trouble", self.table_id)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if not self._take_token():
@@ -162,6 +177,24 @@ class LobbyConsumer(AsyncWebsocketConsumer):
 
     async def lobby_changed(self, event: dict[str, Any]) -> None:
         await self.send(text_data=json.dumps({"type": "lobby"}))
+
+
+# The table consumers open in this process, for the Redis watch (tables.live.start_redis_watch).
+_open: weakref.WeakSet[TableConsumer] = weakref.WeakSet()
+
+
+async def _after_redis_trouble(lost: bool) -> None:
+    consumers = list(_open)
+    if not consumers:
+        return
+    versions = await _db(_versions)(sorted({c.table_id for c in consumers}))
+    await asyncio.gather(*(c.rejoin(lost, versions.get(c.table_id)) for c in consumers))
+
+
+def _versions(table_ids: list[int]) -> dict[int, int]:
+    from tables.models import Table
+
+    return dict(Table.objects.filter(id__in=table_ids).values_list("id", "version"))
 
 
 def _act(table_id: int, user: Any, message: dict[str, Any], language: str) -> None:

@@ -18,6 +18,7 @@ import asyncio
 import logging
 import os
 import threading
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from asgiref.sync import async_to_sync
@@ -150,6 +151,57 @@ def _send_group(group: str, message: dict[str, Any]) -> None:
                 await asyncio.sleep(0.05 * attempt)
 
     _run(factory)
+
+
+# -- Redis losing what it knew ------------------------------------------------------------------
+#
+# Group memberships live in Redis. When Redis restarts, every consumer that was waiting for a
+# message sees its connection fail and dies (its client reconnects and joins again), but a
+# consumer that was busy at that moment (rendering a view) finds a working connection when it
+# next listens: its socket stays open and it is in no group any more, so its player is sent
+# nothing ever again. Messages sent while Redis did not answer are lost too. So each Daphne
+# process keeps a key of its own in Redis and looks at it every second: when the key is gone
+# (Redis lost its data) or Redis did not answer for a while, the process's consumers join their
+# groups again and send their viewers any version they missed.
+
+WATCH_EVERY = 1.0
+_watch: asyncio.Task[None] | None = None
+
+
+def start_redis_watch(on_trouble: Callable[[bool], Awaitable[None]]) -> None:
+    """Start, once per process and on the running loop, the watch described above;
+    ``on_trouble(lost)`` is awaited after each trouble (``lost``: Redis lost its data)."""
+    global _watch
+    if not _layer_is_shared() or (_watch is not None and not _watch.done()):
+        return
+    _watch = asyncio.get_running_loop().create_task(_watch_redis(on_trouble), name="redis-watch")
+
+
+async def _watch_redis(on_trouble: Callable[[bool], Awaitable[None]]) -> None:
+    import uuid
+
+    import redis.asyncio as aioredis
+    from django.conf import settings
+
+    client = aioredis.Redis.from_url(settings.REDIS_URL, socket_timeout=2, socket_connect_timeout=2)
+    key = f"tables:live:{uuid.uuid4().hex}"
+    seen = False  # our key has been in Redis
+    unreachable = False
+    while True:
+        try:
+            before = await client.set(key, b"1", ex=120, get=True)
+            lost = seen and before is None
+            seen = True
+            if lost or unreachable:
+                unreachable = False
+                log.warning("Redis %s: consumers join their groups again and resync",
+                            "lost its data" if lost else "answers again")
+                await on_trouble(lost)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            unreachable = True
+        await asyncio.sleep(WATCH_EVERY)
 
 
 def broadcast_table_changed(table_id: int, version: int) -> None:
