@@ -314,13 +314,11 @@ def overdue_tables(database_url: str, late_by: float = 10.0) -> dict[int, float]
     with psycopg.connect(database_url, autocommit=True) as conn:
         rows = conn.execute(
             """
-            SELECT t.id, EXTRACT(EPOCH FROM (now() - LEAST(
-                COALESCE(h.deadline, 'infinity'::timestamptz),
-                COALESCE(t.next_hand_at, 'infinity'::timestamptz))))
+            SELECT t.id, EXTRACT(EPOCH FROM (now() - LEAST(h.deadline, t.next_hand_at)))
             FROM tables_table t
             LEFT JOIN LATERAL (SELECT deadline FROM tables_hand WHERE table_id = t.id
                                ORDER BY number DESC LIMIT 1) h ON true
-            WHERE t.status <> 'closed'
+            WHERE t.status <> 'closed' AND LEAST(h.deadline, t.next_hand_at) IS NOT NULL
             """
         ).fetchall()
     return {int(i): float(late) for i, late in rows if late is not None and float(late) > late_by}
@@ -606,3 +604,27 @@ async def converge(clients: list[Client], database_url: str, timeout: float) -> 
                 + ", ".join(f"{c.label} v{c.version} up={c.connected.is_set()}" for c in clients)
             )
         await _any_change(clients, 0.2)
+
+
+def idle_tables(database_url: str, big_blind: int) -> dict[int, dict[str, int]]:
+    """Open tables with no clock running (no hand being played, no deal coming), with why:
+    how many seats are on a break and how many have fewer chips than the big blind."""
+    import psycopg
+
+    with psycopg.connect(database_url, autocommit=True) as conn:
+        rows = conn.execute(
+            """
+            SELECT t.id, t.status,
+                   count(s.id) FILTER (WHERE s.sitting_out OR s.break_next),
+                   count(s.id) FILTER (WHERE s.stack < %s),
+                   count(s.id)
+            FROM tables_table t
+            LEFT JOIN tables_seat s ON s.table_id = t.id
+            LEFT JOIN LATERAL (SELECT deadline FROM tables_hand WHERE table_id = t.id
+                               ORDER BY number DESC LIMIT 1) h ON true
+            WHERE t.status <> 'closed' AND h.deadline IS NULL AND t.next_hand_at IS NULL
+            GROUP BY t.id, t.status
+            """, (big_blind,),
+        ).fetchall()
+    return {int(i): {"paused": int(status == "paused"), "on_break": int(b), "short": int(sh), "seats": int(n)}
+            for i, status, b, sh, n in rows}

@@ -584,3 +584,81 @@ def test_the_first_broadcast_after_a_redis_restart_is_not_lost(monkeypatch: pyte
     finally:
         redis.stop()
         shutil.rmtree(workdir, ignore_errors=True)
+
+
+# ---------------------------------------------------------------------------------------------
+# 7. Redis loses its data under sockets that stay open
+
+
+def test_open_sockets_keep_their_table_when_redis_loses_its_groups(healthy: Rig) -> None:
+    """A consumer busy rendering while Redis restarts never sees the connection fail, so it keeps
+    its socket, but the restarted Redis has no group memberships: that player, still connected,
+    was sent nothing ever again. FLUSHALL makes exactly that state without cutting a connection;
+    every open socket must get the next change without reconnecting."""
+    rig = healthy
+    seed = rig.seed("fl")
+    _run(rig, _groups_lost(rig, seed))
+    rig.assert_chips_conserved()
+
+
+async def _groups_lost(rig: Rig, seed: dict[str, Any]) -> None:
+    import redis as redis_client
+
+    players, watchers = _clients(rig, seed, placement=(0, 1, 0), spectators=(0, 1))
+    everyone = players + watchers
+    try:
+        version = await _start(rig, everyone)
+        client = redis_client.Redis.from_url(rig.redis.url(0))
+        try:
+            client.flushall()
+        finally:
+            client.close()
+        await asyncio.sleep(3.0)  # the Daphne processes notice (they look every second)
+        actor = next(p for p in players if p.my_turn)
+        choice = actor.passive_choice()
+        assert choice is not None
+        await actor.send(choice, version=version)
+        await asyncio.gather(*(c.wait_version(version + 1, STEP) for c in everyone))
+        assert all(len(c.connects) == 1 for c in everyone), [len(c.connects) for c in everyone]
+    finally:
+        await _close(everyone)
+
+
+# ---------------------------------------------------------------------------------------------
+# 8. A quiet process keeps its consumers
+
+
+IDLE_RECEIVE = r"""
+import asyncio, django, sys
+django.setup()
+from django.conf import settings
+from channels_redis.core import RedisChannelLayer
+
+async def main():
+    layer = RedisChannelLayer(**settings.CHANNEL_LAYERS["default"]["CONFIG"])
+    channel = await layer.new_channel()
+    try:
+        await asyncio.wait_for(layer.receive(channel), 7.0)
+    except asyncio.TimeoutError:
+        print("quiet for 7 s, still listening")
+    finally:
+        await layer.close_pools()
+
+asyncio.run(main())
+"""
+
+
+def test_a_consumer_with_nothing_to_receive_is_not_cut_after_five_seconds(healthy: Rig) -> None:
+    """channels_redis listens with a 5 s blocking pop; with redis-py 8's default 5 s read timeout
+    that wait failed whenever a process had nothing to receive for 5 s, and the consumer holding
+    it died with its socket. The settings' channel layer must wait out a quiet spell."""
+    import subprocess
+    import sys
+
+    from tests.integration.cluster import ROOT
+
+    result = subprocess.run(  # noqa: S603 - our interpreter and our own script
+        [sys.executable, "-c", IDLE_RECEIVE], cwd=ROOT, env=healthy.cluster.env(),
+        capture_output=True, text=True, timeout=60,
+    )
+    assert "still listening" in result.stdout, result.stdout + result.stderr[-3000:]
