@@ -1,6 +1,6 @@
 """Three people in three browsers sign up, sit at a Patch-Patch table and play it out.
 
-A server of its own with short clocks (decision 10 s, arrangement 40 s, showdown pause 1.5 s), so
+A server of its own with short clocks (decision 10 s, arrangement 40 s, showdown pause 8 s, long enough to read the result on a busy machine), so
 the timeout test does not wait 25 seconds. Screenshots of the table at phone and desktop sizes
 are saved under tests/e2e/artifacts/.
 """
@@ -36,7 +36,7 @@ def fast_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         "CELERY_EMBEDDED_WORKER": "1",
         "TABLE_DECISION_SECONDS": "10",
         "TABLE_ARRANGE_SECONDS": "40",
-        "TABLE_SHOWDOWN_SECONDS": "1.5",
+        "TABLE_SHOWDOWN_SECONDS": "8",
     }
     for name in ("DATABASE_URL", "REDIS_URL"):
         env.pop(name, None)
