@@ -6,3 +6,10 @@ import os
 
 # The embedded worker thread is started by the server process, never inside the test process.
 os.environ.setdefault("CELERY_EMBEDDED_WORKER", "0")
+
+
+def pytest_collection_modifyitems(config: object, items: list) -> None:  # type: ignore[type-arg]
+    """Run the browser tests last: Playwright's sync API keeps an event loop running in the main
+    thread for the whole session, and tests that call ``asyncio.run`` (the integration suite)
+    cannot start their own loop after it."""
+    items.sort(key=lambda item: "/e2e/" in str(getattr(item, "fspath", "")))
