@@ -357,6 +357,7 @@ class Client:
         self.snapshots: list[tuple[int, float, int]] = []  # (port, at, version): first state of each socket
         self.closes: list[float] = []
         self.phases: list[str] = []  # the phase of every newer state, in order
+        self.failures: list[str] = []  # connects that failed and reads that ended other than closed
         self.html_at: dict[int, str] = {}  # the last html received for each version
         self.ws: Any = None
         self.changed = asyncio.Event()
@@ -378,7 +379,6 @@ class Client:
 
     async def _run(self) -> None:
         from websockets.asyncio.client import connect
-        from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
         backoff = 0.05
         while not self._stop:
@@ -391,7 +391,10 @@ class Client:
                     compression=None, open_timeout=10, close_timeout=2, max_size=2**22,
                     ping_interval=None,
                 )
-            except (OSError, InvalidHandshake, TimeoutError):
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # refused, reset, cut mid-handshake: a tab tries again
+                self.failures.append(f"connect {port}: {type(exc).__name__}")
                 self.port_index = (self.port_index + 1) % len(self.ports)
                 await asyncio.sleep(backoff)
                 backoff = min(backoff * 2, 1.0)
@@ -404,10 +407,13 @@ class Client:
                 async for raw in ws:
                     self._take(json.loads(raw), port)
                     backoff = 0.05
-            except ConnectionClosed:
-                pass
-            except OSError:
-                pass
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # ConnectionClosed and whatever else ends a socket
+                from websockets.exceptions import ConnectionClosed
+
+                if not isinstance(exc, ConnectionClosed):
+                    self.failures.append(f"read {port}: {type(exc).__name__}")
             finally:
                 self.ws = None
                 self.connected.clear()
