@@ -30,9 +30,8 @@ fault to the moment every player of an affected table holds a newer version than
 applied action, delivered). It plays until ``TARGET_HANDS`` hands are done and every fault has
 come ``ROUNDS`` times, and at most ``MAX_SECONDS``; 127.0.0.1 only.
 """
-
-from __future__ import annotations
-
+# No "from __future__ import annotations": bench/run.py loads this file without registering it
+# in sys.modules, and dataclasses then cannot resolve string annotations.
 import asyncio
 import contextlib
 import json
