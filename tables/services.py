@@ -10,14 +10,17 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+import functools
 import logging
 import secrets
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import transaction
+from django.db import OperationalError, connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -53,6 +56,42 @@ class TableError(ValueError):
 
 class StaleVersion(TableError):
     """The client acted on an old picture of the table."""
+
+
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+BUSY_ATTEMPTS = 6
+
+
+def _is_busy(exc: OperationalError) -> bool:
+    text = str(exc).lower()
+    # SQLite: "database is locked" / "database table is locked" (a shared-cache database, as
+    # in tests, does not wait for its busy timeout); PostgreSQL: a deadlock or serialization
+    # failure. All mean "another writer held the table": the whole transaction rolled back.
+    return "locked" in text or "deadlock" in text or "could not serialize" in text
+
+
+def retry_when_busy(fn: Callable[_P, _R]) -> Callable[_P, _R]:
+    """Run a writer again, a few times with a short pause, when the database was busy.
+
+    Each writer is one transaction that either committed or changed nothing, so running it
+    again is safe; the version check inside still refuses a stale action. Inside an outer
+    transaction nothing can be retried and the error goes up unchanged.
+    """
+
+    @functools.wraps(fn)
+    def wrapper(*args: _P.args, **kwargs: _P.kwargs) -> _R:
+        for attempt in range(1, BUSY_ATTEMPTS + 1):
+            try:
+                return fn(*args, **kwargs)
+            except OperationalError as exc:
+                if attempt == BUSY_ATTEMPTS or connection.in_atomic_block or not _is_busy(exc):
+                    raise
+                log.info("%s: database busy (%s); trying again", fn.__name__, exc)
+                time.sleep(0.02 * attempt + secrets.randbelow(20) / 1000)
+        raise AssertionError("unreachable")
+
+    return wrapper
 
 
 def _clock_seconds(kind: str, speed: str) -> float:
@@ -166,6 +205,7 @@ def _bump(table: Table) -> int:
     return version
 
 
+@retry_when_busy
 def table_take_seat(
     *, table_id: int, user: AbstractBaseUser, buy_in: int, seat_no: int | None = None, approved: bool = False,
 ) -> Seat:
@@ -219,6 +259,7 @@ def table_take_seat(
     return seat
 
 
+@retry_when_busy
 def table_leave_seat(*, table_id: int, user: AbstractBaseUser) -> None:
     """Stand up. In a hand, the player folds (if it is their turn) and leaves when it ends."""
     with transaction.atomic():
@@ -271,6 +312,7 @@ def _close(table: Table) -> None:
     table.next_hand_at = None
 
 
+@retry_when_busy
 def table_close(*, table_id: int) -> int:
     """Close the table after the hand being played (at once when none is). Who may call this
     is checked by the caller (a club's host, see ``tables.hosting``)."""
@@ -297,6 +339,7 @@ class ActResult:
     version: int
 
 
+@retry_when_busy
 def table_act(*, table_id: int, user: AbstractBaseUser, message: dict[str, Any]) -> ActResult:
     """Apply one player's message (already parsed JSON) to the table.
 
@@ -595,6 +638,7 @@ def _start_hand_if_ready(table: Table) -> Hand | None:
 # Pausing (host controls; who may call these is checked by the caller)
 
 
+@retry_when_busy
 def table_pause(*, table_id: int, now: bool = False) -> int:
     """Pause after the current hand (or at once when no hand is being played)."""
     with transaction.atomic():
@@ -609,6 +653,7 @@ def table_pause(*, table_id: int, now: bool = False) -> int:
         return _bump(table)
 
 
+@retry_when_busy
 def table_resume(*, table_id: int) -> int:
     """Open a paused table again and deal if enough players are ready."""
     with transaction.atomic():
@@ -628,6 +673,7 @@ def table_resume(*, table_id: int) -> int:
 # Timers
 
 
+@retry_when_busy
 def table_expire(*, table_id: int, version: int | None = None, now: dt.datetime | None = None) -> bool:
     """Apply the clock that ran out. Does nothing unless (when given) ``version`` is still the
     table's version and the deadline has really passed. Returns True when something changed."""

@@ -1,0 +1,50 @@
+"""A writer that found the database busy runs again; any other database error goes up."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import OperationalError
+
+from tables.services import BUSY_ATTEMPTS, retry_when_busy
+
+
+def _flaky(errors: list[str]):  # type: ignore[no-untyped-def]
+    calls: list[int] = []
+
+    @retry_when_busy
+    def writer() -> int:
+        calls.append(1)
+        if errors:
+            raise OperationalError(errors.pop(0))
+        return len(calls)
+
+    return writer, calls
+
+
+def test_busy_database_is_tried_again_until_it_answers() -> None:
+    writer, calls = _flaky(["database table is locked", "database is locked", "deadlock detected"])
+    assert writer() == 4
+    assert len(calls) == 4
+
+
+def test_other_database_errors_are_not_retried() -> None:
+    writer, calls = _flaky(["no such table: tables_table"])
+    with pytest.raises(OperationalError, match="no such table"):
+        writer()
+    assert len(calls) == 1
+
+
+def test_a_database_that_stays_busy_gives_up() -> None:
+    writer, calls = _flaky(["database is locked"] * (BUSY_ATTEMPTS + 2))
+    with pytest.raises(OperationalError):
+        writer()
+    assert len(calls) == BUSY_ATTEMPTS
+
+
+@pytest.mark.django_db
+def test_inside_an_outer_transaction_nothing_is_retried() -> None:
+    # pytest-django's db fixture wraps the test in a transaction, like any outer atomic block.
+    writer, calls = _flaky(["database is locked"])
+    with pytest.raises(OperationalError):
+        writer()
+    assert len(calls) == 1
