@@ -115,7 +115,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.send_error("log in to play")
             return
         try:
-            await _db(_act)(self.table_id, user, message, self.language)
+            new_version = await _db(_act)(self.table_id, user, message, self.language)
         except services.StaleVersion as exc:
             await self.send_error(str(exc))
             await self.send_snapshot(force=True)
@@ -128,17 +128,17 @@ class TableConsumer(AsyncWebsocketConsumer):
             # The player sees what their own action did from this answer, not only from the group
             # message, which a Redis restart can lose; the group message for this version is then
             # skipped (see table_changed), so nothing is rendered twice.
-            await self.send_snapshot()
+            await self.send_snapshot(hint=new_version)
 
     async def table_changed(self, event: dict[str, Any]) -> None:
         version = event.get("version")
         if isinstance(version, int) and version <= self.last_version:
             return
-        await self.send_snapshot()
+        await self.send_snapshot(hint=version if isinstance(version, int) else None)
 
-    async def send_snapshot(self, force: bool = False) -> None:
+    async def send_snapshot(self, force: bool = False, hint: int | None = None) -> None:
         user = self.scope.get("user")
-        snap = await _db(_render)(self.table_id, user, self.language)
+        snap = await _db(_render)(self.table_id, user, self.language, hint)
         if snap is None:
             await self.send_error("this table no longer exists")
             await self.close(code=4404)
@@ -197,15 +197,15 @@ def _versions(table_ids: list[int]) -> dict[int, int]:
     return dict(Table.objects.filter(id__in=table_ids).values_list("id", "version"))
 
 
-def _act(table_id: int, user: Any, message: dict[str, Any], language: str) -> None:
+def _act(table_id: int, user: Any, message: dict[str, Any], language: str) -> int:
     # Refusals are written for the player, in the player's language.
     with translation.override(language):
-        services.table_act(table_id=table_id, user=user, message=message)
+        return services.table_act(table_id=table_id, user=user, message=message).version
 
 
-def _render(table_id: int, user: Any, language: str) -> dict[str, Any] | None:
+def _render(table_id: int, user: Any, language: str, hint: int | None = None) -> dict[str, Any] | None:
     with translation.override(language):
-        return selectors.table_snapshot(table_id=table_id, user=user)
+        return selectors.table_snapshot(table_id=table_id, user=user, version_hint=hint)
 
 
 def _query_param(scope: dict[str, Any], name: str) -> str:

@@ -17,7 +17,13 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from django.utils.functional import Promise
-from django.utils.translation import get_language_bidi, gettext_lazy, ngettext, pgettext_lazy
+from django.utils.translation import (
+    get_language,
+    get_language_bidi,
+    gettext_lazy,
+    ngettext,
+    pgettext_lazy,
+)
 from django.utils.translation import gettext as _
 
 from rules_engine import evaluation
@@ -183,9 +189,18 @@ _MAKING: dict[str, int] = {
 }
 
 
+_CARD_NAMES: dict[tuple[str, Card], str] = {}
+
+
 def card_name(card: Card) -> str:
-    """The card in words, for screen readers: "ace of hearts"."""
-    return _("%(rank)s of %(suit)s") % {"rank": RANK_WORDS[card.rank], "suit": SUIT_WORDS[card.suit]}
+    """The card in words, for screen readers: "ace of hearts" (kept per language: every table
+    render names every card it draws)."""
+    key = (get_language() or "", card)
+    name = _CARD_NAMES.get(key)
+    if name is None:
+        name = _("%(rank)s of %(suit)s") % {"rank": RANK_WORDS[card.rank], "suit": SUIT_WORDS[card.suit]}
+        _CARD_NAMES[key] = name
+    return name
 
 
 # ---------------------------------------------------------------------------------------------

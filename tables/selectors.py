@@ -111,12 +111,16 @@ def lobby_tables() -> list[Any]:
     )
 
 
-def table_snapshot(*, table_id: int, user: Any) -> dict[str, Any] | None:
+def table_snapshot(*, table_id: int, user: Any, version_hint: int | None = None) -> dict[str, Any] | None:
     """Everything one viewer may see of a table, rendered: ``{"type": "state", "version", "html",
-    "clock", "deadline"}``. The engine's ``view_for`` removes every card this viewer may not see."""
+    "clock", "deadline"}``. The engine's ``view_for`` removes every card this viewer may not see.
+
+    ``version_hint``: a version the table is known to have reached (the group message said so);
+    when this process already read that version, the table row is not read again and that
+    version is drawn (a later one, if any, has its own message on the way)."""
     from django.template.loader import render_to_string
 
-    context = table_context(table_id=table_id, user=user)
+    context = table_context(table_id=table_id, user=user, version_hint=version_hint)
     if context is None:
         return None
     html = render_to_string("table.html#table", context)
@@ -139,24 +143,68 @@ def _deadline(hand: Any, table: Any) -> float | None:
     return None
 
 
-def table_context(*, table_id: int, user: Any) -> dict[str, Any] | None:
-    """What one viewer sees of a table, shaped for ``table.html`` (see ``tables.presenter``)."""
+# What every viewer of one table version reads the same: the seats, the hand, its parsed state
+# and the recent hands. Each viewer's consumer renders its own picture when the table moves, so
+# without this a three-player table read the same rows three times per action (and once more for
+# each spectator). Kept per process for the latest version of each table: every writer bumps
+# Table.version in the same transaction as its change (tables.services), so an entry is right
+# for exactly as long as its version is current. The key carries the table's invite code too, so
+# a reused row id (a test database rolled back) can never match an old entry. A display name
+# edited mid-hand shows from the table's next version.
+_SHARED: dict[int, tuple[tuple[int, str], dict[str, Any]]] = {}
+SHARED_READS_MAX_TABLES = 4096
+
+
+def clear_shared_reads() -> None:
+    _SHARED.clear()
+
+
+def _shared_reads(table: Any) -> dict[str, Any]:
+    from django.urls import reverse
+
     from rules_engine.games import get_variant
-    from tables.models import Hand, Seat, Table
+    from tables.models import Hand, Seat
+
+    key = (table.version, table.invite_code)
+    entry = _SHARED.get(table.id)
+    if entry is not None and entry[0] == key:
+        return entry[1]
+    seats = list(Seat.objects.filter(table=table).select_related("user", "user__profile").order_by("seat_no"))
+    hand = Hand.objects.filter(table=table).order_by("-number").first()
+    state = get_variant(table.game).from_json(hand.state) if hand is not None else None
+    recent = list(Hand.objects.filter(table=table, ended__isnull=False).order_by("-number").values("id", "number", "ended")[:10])
+    for h in recent:  # the links, once per version rather than twice per hand for every viewer
+        h["href"] = reverse("hand_history", args=[table.id, h["number"]])
+        h["phh_href"] = reverse("hand_history_phh", args=[table.id, h["number"]])
+    reads = {"table": table, "seats": seats, "hand": hand, "state": state, "recent": recent}
+    if len(_SHARED) >= SHARED_READS_MAX_TABLES:
+        _SHARED.clear()
+    _SHARED[table.id] = (key, reads)
+    return reads
+
+
+def table_context(*, table_id: int, user: Any, version_hint: int | None = None) -> dict[str, Any] | None:
+    """What one viewer sees of a table, shaped for ``table.html`` (see ``tables.presenter``)."""
+    from tables.models import Table
     from tables.presenter import present
 
-    table = Table.objects.filter(id=table_id).first()
+    table = None
+    if version_hint is not None:
+        entry = _SHARED.get(table_id)
+        if entry is not None and entry[0][0] == version_hint:
+            table = entry[1]["table"]
+    if table is None:
+        table = Table.objects.filter(id=table_id).first()
     if table is None:
         return None
-    seats = list(Seat.objects.filter(table=table).select_related("user", "user__profile").order_by("seat_no"))
+    reads = _shared_reads(table)
+    seats, hand, state = reads["seats"], reads["hand"], reads["state"]
     my_seat = None
     if user is not None and getattr(user, "is_authenticated", False):
         my_seat = next((s for s in seats if s.user_id == user.pk), None)
-    hand = Hand.objects.filter(table=table).order_by("-number").first()
     view = None
     me = None
     if hand is not None:
-        state = get_variant(table.game).from_json(hand.state)
         if my_seat is not None:
             for i, (seat_no, user_id, _start) in enumerate(hand.players):
                 if seat_no == my_seat.seat_no and user_id == my_seat.user_id:
@@ -172,7 +220,6 @@ def table_context(*, table_id: int, user: Any) -> dict[str, Any] | None:
             "sitting_out": bool(s and (s.sitting_out or s.break_next)), "user_id": s.user_id if s else None,
         })
     context = present(view=view, seats=seat_dicts, players=hand.players if hand else None)
-    recent = list(Hand.objects.filter(table=table, ended__isnull=False).order_by("-number").values("id", "number", "ended")[:10])
     context.update({
         "table": table,
         "my_seat": my_seat,
@@ -180,7 +227,7 @@ def table_context(*, table_id: int, user: Any) -> dict[str, Any] | None:
         "view": view,
         "me": me,
         "my_turn": bool(view and me is not None and me in (view.get("actors") or []) and view["phase"] != "over"),
-        "recent_hands": recent,
+        "recent_hands": reads["recent"],
         "game_label": game_name(table.game),
         "on_break": bool(my_seat and (my_seat.sitting_out or my_seat.break_next)),
     })
