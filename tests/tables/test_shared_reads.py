@@ -1,0 +1,46 @@
+"""Viewers of one table version share one read of it, and never get an older version's picture
+when they ask for the table as it is now."""
+
+from __future__ import annotations
+
+import pytest
+
+from tables import selectors, services
+from tests.tables.helpers import current_state, seated_table, user_for_index
+
+pytestmark = pytest.mark.django_db
+
+
+def test_each_version_is_read_once_and_a_new_version_is_read_again(django_assert_max_num_queries) -> None:  # type: ignore[no-untyped-def]
+    table, users = seated_table()
+    first = selectors.table_snapshot(table_id=table.id, user=users[0])
+    assert first is not None
+    # The other players of the same version: each reads the table row, and nothing else.
+    with django_assert_max_num_queries(len(users) - 1):
+        for u in users[1:]:
+            assert selectors.table_snapshot(table_id=table.id, user=u)["version"] == first["version"]  # type: ignore[index]
+    # Told the version by the group message: not even the table row.
+    with django_assert_max_num_queries(0):
+        selectors.table_snapshot(table_id=table.id, user=users[1], version_hint=first["version"])
+    hand, state = current_state(table)
+    idx = state.actors()[0]
+    kinds = [a.kind for a in state.legal_actions(idx)]
+    choice = next(k for k in ("done", "check", "call") if k in kinds)
+    new = services.table_act(table_id=table.id, user=user_for_index(hand, idx),
+                             message={"action": choice, "version": first["version"]}).version
+    # Asked for the table as it is (no hint, or a hint for a version not read yet): the new one.
+    assert selectors.table_snapshot(table_id=table.id, user=users[2])["version"] == new  # type: ignore[index]
+    selectors.clear_shared_reads()
+    assert selectors.table_snapshot(table_id=table.id, user=users[2], version_hint=new)["version"] == new  # type: ignore[index]
+
+
+def test_a_reused_row_id_never_matches_an_old_entry() -> None:
+    table, users = seated_table()
+    snap = selectors.table_snapshot(table_id=table.id, user=users[0])
+    assert snap is not None
+    # Another table that got the same id and version after a rollback has another invite code.
+    table.invite_code = "someone-else"
+    table.save(update_fields=["invite_code"])
+    assert selectors._SHARED[table.id][0] != (snap["version"], "someone-else")
+    selectors.table_snapshot(table_id=table.id, user=users[0])
+    assert selectors._SHARED[table.id][0] == (snap["version"], "someone-else")
