@@ -63,12 +63,12 @@ PG_ADMIN_URL = os.environ.get("TEST_POSTGRES_URL", "postgresql://postgres@127.0.
 REDIS_BASE_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
 REDIS_DB = int(os.environ.get("BENCH_REDIS_DB", "10"))
 
-SIZES = (10, 50, 200)
+SIZES = tuple(int(n) for n in os.environ.get("BENCH_LIVE_SIZES", "10,50,200,500").split(","))
 DAPHNES = int(os.environ.get("BENCH_LIVE_DAPHNES", "2"))  # Daphne processes for the N runs
 THINK = 1.0  # seconds between a bot's turn coming and its action
 JITTER = 0.2  # plus up to this much, so three players arranging at once don't always collide
 WINDOW = 20.0  # seconds measured per run
-SETUP_BUDGET = 60.0  # seconds allowed to seed one run's tables before N is lowered
+SETUP_BUDGET = 150.0  # seconds allowed to seed one run's tables before N is lowered
 SEED_BATCH = 25  # tables per seed command
 SEED_LANES = 3  # control processes seeding at once
 CLOCKS = {"decision": 5.0, "arrange": 8.0, "showdown": 1.0, "deal": 1.0}
@@ -78,6 +78,8 @@ CLOCK_LENGTH = {"decision": CLOCKS["decision"], "arrange": CLOCKS["arrange"], "n
 SLEEPY_EVERY = 10  # one table in ten has a bot that lets its clocks run out
 SATURATION_TABLES = 40
 SATURATION_WINDOW = 15.0
+TARGET_TABLES = 200
+KEEP_UP_SHARE = 0.8
 TARGET_P99_MS = 50.0
 TARGET_TIMER_P99_S = 1.0
 
@@ -189,7 +191,13 @@ class RunResult:
     load: float = 0.0  # the machine's 1-minute load average when the run started
     errors: dict[str, int] = field(default_factory=dict)  # refusals the bots got, by message
     refused_by_action: dict[str, int] = field(default_factory=dict)
+    rss_before: int = 0  # kB held by the Daphne processes and the worker before the bots came
+    rss_after: int = 0  # ... and at the end of the measured window
     note: str = ""
+
+    @property
+    def kb_per_table(self) -> float:
+        return (self.rss_after - self.rss_before) / self.tables if self.tables and self.rss_after else float("nan")
 
     @property
     def actions_per_s(self) -> float:
@@ -219,6 +227,18 @@ class RunResult:
         return ", ".join(f"{k} {v:.0%}" for k, v in self.cpu.items()) + (
             f"; machine {self.machine:.0%} of {os.cpu_count() or 0}00%"
         )
+
+
+def rss_kb(pid: int) -> int:
+    """Resident memory of a process, in kB (0 when it is gone)."""
+    try:
+        with open(f"/proc/{pid}/status") as fh:
+            for line in fh:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
 
 
 def _first_at_or_after(viewer: Viewer, version: int) -> float | None:
@@ -322,7 +342,11 @@ async def _drive(cluster: Cluster, tables: list[dict[str, Any]], cookie_name: st
         out.update(service_cpu_seconds())
         return out
 
+    def rss_now() -> int:
+        return sum(rss_kb(pid) for name, pid in pids.items() if name.startswith(("daphne", "worker")))
+
     try:
+        result.rss_before = rss_now()
         await _connect_all(bots)
         await asyncio.to_thread(cluster.control, "resume", tables=[t["id"] for t in tables])
         result.setup_s = time.monotonic() - setup_started
@@ -332,6 +356,7 @@ async def _drive(cluster: Cluster, tables: list[dict[str, Any]], cookie_name: st
         await asyncio.sleep(window)
         t1 = time.time()
         cpu1 = cpu_now()
+        result.rss_after = rss_now()
         record.stopped = True
         await asyncio.sleep(min(3.0, CLOCKS["decision"]))  # let the last actions and timers land
         result.window = t1 - t0
@@ -463,30 +488,51 @@ def _markdown(runs: list[RunResult], sat: RunResult) -> str:
         "got 'the table has moved on' with a fresh picture;",
         "* CPU: cores used per process in the measured window (bots: this benchmark's own process; "
         "postgres and redis: the whole servers), `machine`: everything on the machine, other "
-        "people's work included, and `load`: the load average when the run started.",
+        "people's work included, and `load`: the load average when the run started;",
+        "* memory per table: what the Daphne processes and the worker grew by (resident memory) from "
+        "before the bots connected to the end of the window, divided by the tables;",
+        f"* keeps up: p99 latency under the bots' think time ({THINK * 1000:.0f} ms) and each table "
+        f"making at least {KEEP_UP_SHARE:.0%} of the actions per second a table makes in the smallest "
+        "run; where it does not, players wait on the server rather than on each other.",
         "",
-        "| tables | Daphne | actions/s | refused | latency p50 | latency p99 | timers seen p50 / p99 | "
-        "timers applied p50 / p99 | Daphne CPU per action | setup | CPU |",
-        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|",
+        "| tables | Daphne | actions/s | keeps up | refused | latency p50 | latency p99 | timers seen p50 / p99 | "
+        "timers applied p50 / p99 | Daphne CPU per action | memory per table | setup | CPU |",
+        "|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---|",
     ]
+    base = min((r for r in runs if r.accepted), key=lambda r: r.tables, default=None)
+    per_table = base.actions_per_s / base.tables if base else 0.0
+
+    def keeps_up(r: RunResult) -> bool:
+        return bool(r.latencies) and _pct(r.latencies, 99) < THINK and r.actions_per_s / r.tables >= KEEP_UP_SHARE * per_table
+
     for r in runs + [sat]:
         lat = r.latencies
         tag = f"{r.tables}" + (" (no think time)" if r.think == 0 else "")
         if r.note:
             tag += f" ({r.note})"
+        up = "-" if r.think == 0 else ("yes" if keeps_up(r) else "**no**")
+        memory = f"{r.kb_per_table:.0f} kB" if r.rss_after else "-"
         out.append(
-            f"| {tag} | {r.daphnes} | {r.actions_per_s:.1f} | {r.refused} | {_ms(lat, 50)} | "
+            f"| {tag} | {r.daphnes} | {r.actions_per_s:.1f} | {up} | {r.refused} | {_ms(lat, 50)} | "
             f"{_ms(lat, 99)} | {_ms(r.timer_late, 50)} / {_ms(r.timer_late, 99)} | "
             f"{_ms(r.timer_applied, 50)} / {_ms(r.timer_applied, 99)} | {r.daphne_ms_per_action:.1f} ms | "
-            f"{r.setup_s:.0f} s | {r.cpu_text()}, load {r.load:.1f} |"
+            f"{memory} | {r.setup_s:.0f} s | {r.cpu_text()}, load {r.load:.1f} |"
         )
     out.append("")
-    largest = max(runs, key=lambda r: r.tables, default=None)
+    kept = [r.tables for r in runs if keeps_up(r)]
+    lost = [r.tables for r in runs if r.accepted and not keeps_up(r)]
+    if lost:
+        first_lost = min((t for t in lost if t > max(kept, default=0)), default=min(lost))
+        out.append(f"Where it stops keeping up: it keeps up with {max(kept) if kept else 'none of the'} "
+                   f"tables measured and not with {first_lost}.\n")
+    elif kept:
+        out.append(f"It keeps up at every size measured, up to {max(kept)} tables.\n")
+    largest = next((r for r in runs if r.tables == TARGET_TABLES), None) or max(runs, key=lambda r: r.tables, default=None)
     seen = [x for r in runs for x in r.timer_late]
     applied = [x for r in runs for x in r.timer_applied]
     if largest is not None and largest.latencies:
         p99 = _pct(largest.latencies, 99) * 1000
-        met = p99 <= TARGET_P99_MS and largest.tables >= max(SIZES)
+        met = p99 <= TARGET_P99_MS and largest.tables >= TARGET_TABLES
         verdict = f"**{'met' if met else 'not met'}** (p99 {p99:.0f} ms with {largest.tables} tables)"
     else:
         verdict = "not measured"
@@ -497,7 +543,7 @@ def _markdown(runs: list[RunResult], sat: RunResult) -> str:
         if seen and applied else "not measured"
     )
     out.append(
-        f"Target p99 <= {TARGET_P99_MS:.0f} ms with {max(SIZES)} tables: {verdict}. Target timers <= "
+        f"Target p99 <= {TARGET_P99_MS:.0f} ms with {TARGET_TABLES} tables: {verdict}. Target timers <= "
         f"{TARGET_TIMER_P99_S:.0f} s late at p99 (all runs above): {tverdict}. One Daphne process "
         f"with no think time: {sat.actions_per_s:.0f} actions/s over {sat.tables} tables with "
         f"{sat.cpu.get('daphne-0', 0.0):.0%} of a core (load {sat.load:.1f}), "
