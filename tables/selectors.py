@@ -172,11 +172,18 @@ def _shared_reads(table: Any) -> dict[str, Any]:
     seats = list(Seat.objects.filter(table=table).select_related("user", "user__profile").order_by("seat_no"))
     hand = Hand.objects.filter(table=table).order_by("-number").first()
     state = get_variant(table.game).from_json(hand.state) if hand is not None else None
-    recent = list(Hand.objects.filter(table=table, ended__isnull=False).order_by("-number").values("id", "number", "ended")[:10])
-    for h in recent:  # the links, once per version rather than twice per hand for every viewer
-        h["href"] = reverse("hand_history", args=[table.id, h["number"]])
-        h["phh_href"] = reverse("hand_history_phh", args=[table.id, h["number"]])
-    reads = {"table": table, "seats": seats, "hand": hand, "state": state, "recent": recent}
+    # The finished hands change only when the latest hand ends or a new one is dealt: most
+    # versions (every action inside a hand) take them from the version before.
+    recent_key = (hand.number, hand.ended is not None) if hand is not None else None
+    if entry is not None and entry[0][1] == table.invite_code and entry[1]["recent_key"] == recent_key:
+        recent = entry[1]["recent"]
+    else:
+        recent = list(Hand.objects.filter(table=table, ended__isnull=False).order_by("-number")
+                      .values("id", "number", "ended")[:10])
+        for h in recent:  # the links, once rather than twice per hand for every viewer
+            h["href"] = reverse("hand_history", args=[table.id, h["number"]])
+            h["phh_href"] = reverse("hand_history_phh", args=[table.id, h["number"]])
+    reads = {"table": table, "seats": seats, "hand": hand, "state": state, "recent": recent, "recent_key": recent_key}
     if len(_SHARED) >= SHARED_READS_MAX_TABLES:
         _SHARED.clear()
     _SHARED[table.id] = (key, reads)

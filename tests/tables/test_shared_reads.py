@@ -44,3 +44,17 @@ def test_a_reused_row_id_never_matches_an_old_entry() -> None:
     assert selectors._SHARED[table.id][0] != (snap["version"], "someone-else")
     selectors.table_snapshot(table_id=table.id, user=users[0])
     assert selectors._SHARED[table.id][0] == (snap["version"], "someone-else")
+
+
+def test_the_last_hands_list_follows_the_hands_ending() -> None:
+    from tests.tables.helpers import play_passively
+
+    table, users = seated_table()
+    before = selectors.table_context(table_id=table.id, user=users[0])
+    assert before is not None and before["recent_hands"] == []
+    finished = play_passively(table)
+    table.refresh_from_db()
+    after = selectors.table_context(table_id=table.id, user=users[0])
+    assert after is not None
+    assert [h["number"] for h in after["recent_hands"]] == [finished.number]
+    assert after["recent_hands"][0]["href"].endswith(f"/{finished.number}/")
