@@ -16,7 +16,9 @@ from typing import Any
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
 from django.utils import translation
+from django.utils.translation import gettext_noop
 
 from tables import selectors, services
 from tables.live import LOBBY_GROUP, remember_server_loop, start_redis_watch, table_group
@@ -93,18 +95,18 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if not self._take_token():
-            await self.send_error("too many messages; slow down")
+            await self.send_error(gettext_noop("Too many messages: slow down."), translate=True)
             return
         if text_data is None or len(text_data.encode("utf-8", "replace")) > MAX_MESSAGE_BYTES:
-            await self.send_error("messages are short JSON objects")
+            await self.send_error(gettext_noop("That message could not be read."), translate=True)
             return
         try:
             message = json.loads(text_data)
         except (ValueError, RecursionError):
-            await self.send_error("that was not JSON")
+            await self.send_error(gettext_noop("That message could not be read."), translate=True)
             return
         if not isinstance(message, dict):
-            await self.send_error("a message is a JSON object with an action")
+            await self.send_error(gettext_noop("That message could not be read."), translate=True)
             return
         action = message.get("action")
         if action == "snapshot":
@@ -112,7 +114,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             return
         user = self.scope.get("user")
         if user is None or not user.is_authenticated:
-            await self.send_error("log in to play")
+            await self.send_error(gettext_noop("Log in to play."), translate=True)
             return
         try:
             new_version = await _db(_act)(self.table_id, user, message, self.language)
@@ -123,7 +125,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.send_error(str(exc))
         except Exception:
             log.exception("table %s: unexpected error on %r", self.table_id, message.get("action"))
-            await self.send_error("the table could not take that action")
+            await self.send_error(gettext_noop("The table could not take that action. Try again."), translate=True)
         else:
             # The player sees what their own action did from this answer, not only from the group
             # message, which a Redis restart can lose; the group message for this version is then
@@ -140,7 +142,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         user = self.scope.get("user")
         snap = await _db(_render)(self.table_id, user, self.language, hint)
         if snap is None:
-            await self.send_error("this table no longer exists")
+            await self.send_error(gettext_noop("This table no longer exists."), translate=True)
             await self.close(code=4404)
             return
         if not force and snap["version"] <= self.last_version:
@@ -148,7 +150,12 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.last_version = snap["version"]
         await self.send(text_data=json.dumps(snap))
 
-    async def send_error(self, message: str) -> None:
+    async def send_error(self, message: str, translate: bool = False) -> None:
+        """Tell this viewer something went wrong; ``translate``: ``message`` is a msgid, said in
+        the viewer's language (refusals from the services come translated already)."""
+        if translate:
+            with translation.override(getattr(self, "language", None) or settings.LANGUAGE_CODE):
+                message = translation.gettext(message)
         await self.send(text_data=json.dumps({"type": "error", "message": message, "version": getattr(self, "last_version", -1)}))
 
     def _take_token(self) -> bool:

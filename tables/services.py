@@ -31,7 +31,7 @@ from rules_engine import fairness
 from rules_engine.cards import Card, CardParseError, Deck
 from rules_engine.errors import RulesError
 from rules_engine.games import get_variant
-from tables import baseball
+from tables import baseball, refusals
 from tables.models import LIVE_GAMES, STAKES_LADDER, Hand, Seat, SeatRequest, Table
 
 log = logging.getLogger("tables.services")
@@ -452,7 +452,8 @@ def _apply_engine(table: Table, hand: Hand, state: Any, idx: int, message: dict[
     try:
         state.apply(action)
     except RulesError as exc:
-        raise TableError(str(exc)) from exc
+        log.info("table %s: the rules refused %r: %s", table.id, message.get("action"), exc)
+        raise TableError(refusals.player_message(exc)) from exc
     _after_engine_step(table, hand, state)
 
 

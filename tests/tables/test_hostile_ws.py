@@ -132,7 +132,7 @@ async def test_chatty_sockets_are_rate_limited() -> None:
     messages = []
     while not await comm.receive_nothing(timeout=0.2):
         messages.append(json.loads(await comm.receive_from()))
-    assert any("slow down" in m.get("message", "") for m in messages)
+    assert any("slow down" in m.get("message", "") for m in messages)  # English: no language asked for
     await comm.disconnect()
 
 
