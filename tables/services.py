@@ -282,6 +282,49 @@ def table_leave_seat(*, table_id: int, user: AbstractBaseUser) -> None:
     transaction.on_commit(_lobby_changed)
 
 
+@retry_when_busy
+def table_add_chips(*, table_id: int, user: AbstractBaseUser, amount: int) -> int:
+    """Add ``amount`` chips to your stack from the bankroll (club chips at a club table): a
+    rebuy after going broke, or a top-up. Only while you are not in a hand being played, and a
+    stack may hold at most the table's maximum buy-in. Returns the new stack."""
+    with transaction.atomic():
+        table = _lock_table(table_id)
+        if baseball.is_baseball(table):
+            raise TableError(_("Baseball plays for units: there are no chips to add."))
+        if table.status == Table.Status.CLOSED or table.close_after_hand:
+            raise TableError(_("This table is closed."))
+        if not isinstance(amount, int) or isinstance(amount, bool):
+            raise TableError(_("Chips are added in whole numbers."))
+        seat = Seat.objects.filter(table=table, user=user).first()
+        if seat is None:
+            raise TableError(_("You have no seat at this table."))
+        if seat.leaving:
+            raise TableError(_("You are leaving this table when the hand ends."))
+        hand = _current_hand(table)
+        if hand is not None and _engine_index(hand, seat) is not None:
+            raise TableError(_("Chips can be added once this hand is over."))
+        high = table.max_buy_in_bb * table.big_blind
+        room = high - int(seat.stack)
+        if room <= 0:
+            raise TableError(_("Your stack is already at this table's most, %(high)s chips.") % {"high": high})
+        if not 1 <= amount <= room:
+            raise TableError(_("You can add up to %(room)s chips here: a stack holds at most %(high)s.")
+                             % {"room": room, "high": high})
+        try:
+            if table.club_id is not None:
+                club_services.club_chips_to_table(club_id=table.club_id, user=user, amount=amount, table_id=table.id)
+            else:
+                club_services.bankroll_to_table(user=user, amount=amount, table_id=table.id)
+        except ChipsError as exc:
+            raise TableError(str(exc)) from exc
+        seat.stack += amount
+        seat.save(update_fields=["stack"])
+        if hand is None:
+            _deal_soon(table)
+        _bump(table)
+        return int(seat.stack)
+
+
 def _check_club_seat(table: Table, user: AbstractBaseUser, approved: bool) -> None:
     try:
         member = club_services.club_require_member(club=table.club_id, user=user)

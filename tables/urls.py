@@ -11,6 +11,7 @@ urlpatterns = [
     path("tables/<int:table_id>/invite/", views_lobby.table_invite, name="table_invite"),
     path("tables/<int:table_id>/sit/", views_lobby.table_sit, name="table_sit"),
     path("tables/<int:table_id>/leave/", views_lobby.table_leave, name="table_leave"),
+    path("tables/<int:table_id>/add-chips/", views_lobby.table_add_chips, name="table_add_chips"),
     # Club tables (issue #5): a host opens them and runs them from the table page.
     path("clubs/<int:club_id>/tables/new/", views_club.club_table_new, name="club_table_new"),
     path("tables/<int:table_id>/host/sit-out/", views_club.table_host_sit_out, name="table_host_sit_out"),

@@ -257,10 +257,20 @@ def _buy_in_context(request: HttpRequest, table: Table) -> dict[str, Any]:
     if bankroll is not None:
         default = min(default, bankroll)
     default = max(low, min(high, default))
+    add_chips = None
+    seat = Seat.objects.filter(table=table, user=request.user).first() if request.user.is_authenticated else None
+    if seat is not None and table.game != "BB" and not seat.leaving and bankroll:
+        # The form is part of the page, not of the live fragment: it stays while the stack
+        # changes, and the service checks the amount against the stack when it is sent.
+        room = max(0, high - int(seat.stack))
+        broke = int(seat.stack) < table.big_blind
+        suggested = min(room, bankroll, default if broke else room)
+        add_chips = {"max": min(high, bankroll), "default": max(1, suggested)}
     return {
         "bankroll": bankroll,
         "buy_in": {"min": low, "max": high, "default": default,
                    "affordable": bankroll is None or bankroll >= low},
+        "add_chips": add_chips,
     }
 
 
@@ -336,6 +346,32 @@ def _sit_for_units(request: HttpRequest, table: Table) -> HttpResponseRedirect:
     except services.TableError as exc:
         messages.error(request, str(exc))
     return redirect(_table_url(table.id))
+
+
+class AddChipsForm(forms.Form):
+    amount = forms.IntegerField(label=gettext_lazy("Chips to add"), min_value=1, max_value=10**9)
+
+
+@require_POST
+def table_add_chips(request: HttpRequest, table_id: int) -> HttpResponseRedirect:
+    """A rebuy or a top-up between hands (``services.table_add_chips``)."""
+    if not request.user.is_authenticated:
+        return _login_then(table_id)
+    if not _may_watch(request, table_id):
+        raise Http404
+    form = AddChipsForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Enter the chips to add as a whole number."))
+        return redirect(_table_url(table_id))
+    amount = form.cleaned_data["amount"]
+    try:
+        stack = services.table_add_chips(table_id=table_id, user=request.user, amount=amount)
+    except services.TableError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(request, _("You added %(chips)s chips; your stack is %(stack)s.")
+                         % {"chips": _chips(amount), "stack": _chips(stack)})
+    return redirect(_table_url(table_id))
 
 
 @require_POST

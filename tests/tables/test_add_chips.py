@@ -1,0 +1,123 @@
+"""Adding chips: a rebuy after going broke, or a top-up, between hands, from the bankroll (club
+chips at a club table), up to the table's maximum; every chip on the ledger."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from club.models import LedgerEntry, Profile
+from tables import services
+from tables.models import Hand, Seat, Table
+from tests.tables.helpers import make_user, play_passively, seated_table
+
+pytestmark = pytest.mark.django_db
+
+
+def _bankroll(user: Any) -> int:
+    return int(Profile.objects.get(user=user).bankroll)
+
+
+def _table_ledger(table: Table, user: Any) -> int:
+    return sum(int(e.amount) for e in LedgerEntry.objects.filter(account=f"table:{table.id}", user=user))
+
+
+def _between_hands(table: Table) -> None:
+    hand = Hand.objects.filter(table=table).order_by("-number").first()
+    if hand is not None and hand.ended is None:
+        play_passively(table)
+
+
+def test_a_broke_player_buys_in_again_and_is_dealt_the_next_hand() -> None:
+    table, users = seated_table(n=2, buy_in=500)
+    _between_hands(table)
+    broke = users[0]
+    seat = Seat.objects.get(table=table, user=broke)
+    seat.stack = 3  # below the big blind: not dealt in (what losing it all at the table leaves)
+    seat.save(update_fields=["stack"])
+    before = _bankroll(broke)
+    version = Table.objects.get(id=table.id).version
+    stack = services.table_add_chips(table_id=table.id, user=broke, amount=400)
+    assert stack == 403
+    assert _bankroll(broke) == before - 400
+    assert Seat.objects.get(id=seat.id).stack == 403
+    assert Table.objects.get(id=table.id).version == version + 1
+    entries = LedgerEntry.objects.filter(user=broke, kind=LedgerEntry.Kind.BUY_IN).order_by("-id")[:2]
+    assert sorted(int(e.amount) for e in entries) == [-400, 400]
+
+
+def test_no_chips_are_added_to_a_player_in_the_hand_being_played() -> None:
+    table, users = seated_table(n=3, buy_in=500)
+    hand = Hand.objects.filter(table=table).order_by("-number").first()
+    assert hand is not None and hand.ended is None
+    before = _bankroll(users[0])
+    with pytest.raises(services.TableError, match="once this hand is over"):
+        services.table_add_chips(table_id=table.id, user=users[0], amount=100)
+    assert _bankroll(users[0]) == before
+    assert Seat.objects.get(table=table, user=users[0]).stack == 500
+
+
+@pytest.mark.parametrize("amount", [0, -5, 1_000_000, "100", True, 1.5])
+def test_bad_amounts_change_nothing(amount: Any) -> None:
+    table, users = seated_table(n=2, buy_in=500)
+    _between_hands(table)
+    seat = Seat.objects.get(table=table, user=users[1])
+    before = (_bankroll(users[1]), seat.stack, Table.objects.get(id=table.id).version)
+    with pytest.raises(services.TableError):
+        services.table_add_chips(table_id=table.id, user=users[1], amount=amount)
+    assert (_bankroll(users[1]), Seat.objects.get(id=seat.id).stack, Table.objects.get(id=table.id).version) == before
+
+
+def test_a_stack_grows_at_most_to_the_tables_maximum_buy_in() -> None:
+    table, users = seated_table(n=2, buy_in=500)
+    _between_hands(table)
+    seat = Seat.objects.get(table=table, user=users[1])
+    high = table.max_buy_in_bb * table.big_blind
+    room = high - seat.stack
+    with pytest.raises(services.TableError, match=str(room)):
+        services.table_add_chips(table_id=table.id, user=users[1], amount=room + 1)
+    assert services.table_add_chips(table_id=table.id, user=users[1], amount=room) == high
+    with pytest.raises(services.TableError, match="most"):
+        services.table_add_chips(table_id=table.id, user=users[1], amount=1)
+
+
+def test_not_more_than_the_bankroll_and_not_without_a_seat() -> None:
+    table, users = seated_table(n=2, buy_in=500)
+    _between_hands(table)
+    Profile.objects.filter(user=users[1]).update(bankroll=50)
+    with pytest.raises(services.TableError):
+        services.table_add_chips(table_id=table.id, user=users[1], amount=60)
+    assert _bankroll(users[1]) == 50
+    stranger = make_user("stranger-add")
+    with pytest.raises(services.TableError, match="no seat"):
+        services.table_add_chips(table_id=table.id, user=stranger, amount=10)
+
+
+def test_the_tables_ledger_records_what_was_added() -> None:
+    table, users = seated_table(n=2, buy_in=500)
+    _between_hands(table)
+    before = _table_ledger(table, users[0])
+    services.table_add_chips(table_id=table.id, user=users[0], amount=120)
+    assert _table_ledger(table, users[0]) == before + 120
+
+
+def test_the_page_offers_it_and_the_form_works(client: Client) -> None:
+    table, users = seated_table(n=2, buy_in=500)
+    _between_hands(table)
+    client.force_login(users[0])
+    page = client.get(reverse("table", args=[table.id]))
+    assert b'name="amount"' in page.content
+    url = reverse("table_add_chips", args=[table.id])
+    bad = client.post(url, {"amount": "lots"}, follow=True)
+    assert "whole number" in bad.content.decode()
+    before = Seat.objects.get(table=table, user=users[0]).stack
+    ok = client.post(url, {"amount": "25"}, follow=True)
+    assert "You added 25 chips" in ok.content.decode()
+    assert Seat.objects.get(table=table, user=users[0]).stack == before + 25
+    csrf_client = Client(enforce_csrf_checks=True)
+    csrf_client.force_login(users[0])
+    assert csrf_client.post(url, {"amount": "25"}).status_code == 403
+    assert client.get(url).status_code == 405
