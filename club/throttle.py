@@ -1,7 +1,8 @@
 """Login throttling: after too many failed logins for one username or one address, wait a while.
 
-The failures live in Django's cache (LocMemCache per process by default, shared when a shared
-cache is configured). Each key keeps the times of its last ``LIMIT`` failures; once there are
+The failures live in Django's cache (LocMemCache per process by default; Redis, shared by every
+process, when ``REDIS_URL`` is set). When the cache does not answer, logins are not throttled
+(rather than refused) and the log says so. Each key keeps the times of its last ``LIMIT`` failures; once there are
 ``LIMIT`` of them inside ``WINDOW`` seconds, logins for that key are refused until the oldest one
 is ``WINDOW`` seconds old. Keys are hashed so any username is a valid cache key.
 """
@@ -9,9 +10,13 @@ is ``WINDOW`` seconds old. Keys are hashed so any username is a valid cache key.
 from __future__ import annotations
 
 import hashlib
+import logging
 import time
+from typing import Any
 
 from django.core.cache import cache
+
+log = logging.getLogger("club.throttle")
 
 LIMIT = 5
 WINDOW = 15 * 60  # seconds
@@ -35,8 +40,17 @@ def _keys(username: str, ip: str) -> list[str]:
     return keys
 
 
+def _cache(method: str, *args: Any) -> Any:
+    try:
+        return getattr(cache, method)(*args)
+    except Exception as exc:  # a cache server that is down must not stop anyone logging in
+        log.warning("login throttling skipped: the cache did not answer (%s)", exc)
+        return None
+
+
 def _recent(key: str, now: float) -> list[float]:
-    return [t for t in cache.get(key, []) if t > now - WINDOW]
+    times = _cache("get", key, [])
+    return [t for t in times or [] if isinstance(t, (int, float)) and t > now - WINDOW]
 
 
 def retry_after(*, username: str, ip: str) -> int:
@@ -54,11 +68,11 @@ def record_failure(*, username: str, ip: str) -> None:
     now = _now()
     for key in _keys(username, ip):
         times = (_recent(key, now) + [now])[-LIMIT:]
-        cache.set(key, times, WINDOW)
+        _cache("set", key, times, WINDOW)
 
 
 def forget_failures(*, username: str) -> None:
     """A successful login clears its username's count (not the address's: one address may be
     trying many usernames)."""
     if username:
-        cache.delete(_key("user", username.casefold()))
+        _cache("delete", _key("user", username.casefold()))

@@ -26,6 +26,7 @@ out = {
     "live_mode": settings.LIVE_MODE,
     "embedded_worker": settings.CELERY_EMBEDDED_WORKER,
     "visibility_timeout": settings.CELERY_BROKER_TRANSPORT_OPTIONS.get("visibility_timeout"),
+    "cache": settings.CACHES["default"]["BACKEND"],
 }
 if settings.LIVE_MODE == "redis":
     import redis
@@ -36,6 +37,9 @@ if settings.LIVE_MODE == "redis":
     name = async_to_sync(layer.new_channel)()
     async_to_sync(layer.send)(name, {"type": "probe", "n": 7})
     out["roundtrip"] = async_to_sync(layer.receive)(name)["n"]
+    from django.core.cache import cache
+    cache.set("probe", 41)
+    out["cached"] = cache.get("probe")
 print(json.dumps(out))
 """
 
@@ -57,6 +61,7 @@ def test_embedded_default_uses_sqlite_and_memory(tmp_path: Path) -> None:
     assert out["layer"] == "channels.layers.InMemoryChannelLayer"
     assert out["broker"] == "memory://"
     assert out["live_mode"] == "embedded"
+    assert out["cache"] == "django.core.cache.backends.locmem.LocMemCache"
 
 
 def test_database_url_selects_postgresql() -> None:
@@ -74,6 +79,8 @@ def test_redis_url_selects_channels_redis_and_celery_on_redis(tmp_path: Path) ->
     assert out["ping"] is True
     assert out["roundtrip"] == 7
     assert out["embedded_worker"] is False
+    # Login throttling counts across processes: the cache is Redis, and it answers.
+    assert out["cache"] == "django.core.cache.backends.redis.RedisCache" and out["cached"] == 41
     # Above the longest timer (the 180 s arrangement clock).
     assert isinstance(out["visibility_timeout"], int) and out["visibility_timeout"] > 180
 

@@ -207,6 +207,21 @@ def test_four_failures_then_success_starts_the_count_again(client) -> None:
     assert _login(client, "erez", GOOD_PASSWORD, ip="10.0.4.9").status_code == 302
 
 
+def test_a_cache_that_does_not_answer_lets_people_log_in(client, monkeypatch, caplog) -> None:
+    _user()
+
+    class Down:
+        def __getattr__(self, name: str):  # type: ignore[no-untyped-def]
+            def fail(*args, **kwargs):  # type: ignore[no-untyped-def]
+                raise ConnectionError("cache server down")
+            return fail
+
+    monkeypatch.setattr(throttle, "cache", Down())
+    assert _login(client, "erez", "wrong-password").status_code == 200
+    assert _login(client, "erez", GOOD_PASSWORD).status_code == 302
+    assert "login throttling skipped" in caplog.text
+
+
 # ---------------------------------------------------------------------------------------------
 # The account page and the daily top-up
 
