@@ -46,6 +46,15 @@ class TablesForClubs:
         SeatRequest.objects.filter(
             table__club_id=club_id, user_id=user_id, status=SeatRequest.Status.PENDING,
         ).update(status=SeatRequest.Status.DECLINED)
+        # Once the membership is closed (this same transaction), their open table sockets
+        # check again and close: a club's tables are for its members only.
+        from django.db import transaction
+
+        from tables.live import broadcast_access_changed
+
+        open_tables = list(Table.objects.filter(club_id=club_id).exclude(status=Table.Status.CLOSED)
+                           .values_list("id", flat=True))
+        transaction.on_commit(lambda: [broadcast_access_changed(t, user_id) for t in open_tables])
 
     def chips_on_tables(self, *, club_id: int) -> dict[int, int]:
         rows = Seat.objects.filter(table__club_id=club_id).values("user_id").annotate(chips=Sum("stack"))

@@ -60,9 +60,8 @@ class TableConsumer(AsyncWebsocketConsumer):
         invite = _query_param(self.scope, "invite")
         session = self.scope.get("session")
         invited = list(session.get("invited_tables", [])) if session is not None else []
-        allowed = await _db(selectors.can_watch)(
-            table_id=self.table_id, user=user, invite_code=invite, invited_tables=invited
-        )
+        self._access = {"invite_code": invite, "invited_tables": invited}
+        allowed = await _db(selectors.can_watch)(table_id=self.table_id, user=user, **self._access)
         if not allowed:
             await self.close(code=4404)
             return
@@ -131,6 +130,17 @@ class TableConsumer(AsyncWebsocketConsumer):
             # message, which a Redis restart can lose; the group message for this version is then
             # skipped (see table_changed), so nothing is rendered twice.
             await self.send_snapshot(hint=new_version)
+
+    async def access_changed(self, event: dict[str, Any]) -> None:
+        """A member left or was removed from the table's club: if that is this viewer, the
+        private table is no longer theirs to watch."""
+        user = self.scope.get("user")
+        if user is None or not user.is_authenticated or event.get("user_id") != user.pk:
+            return
+        allowed = await _db(selectors.can_watch)(table_id=self.table_id, user=user, **self._access)
+        if not allowed:
+            await self.send_error(gettext_noop("You are no longer a member of this club."), translate=True)
+            await self.close(code=4403)
 
     async def table_changed(self, event: dict[str, Any]) -> None:
         version = event.get("version")

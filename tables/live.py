@@ -208,5 +208,11 @@ def broadcast_table_changed(table_id: int, version: int) -> None:
     _send_group(table_group(table_id), {"type": "table.changed", "table_id": table_id, "version": version})
 
 
+def broadcast_access_changed(table_id: int, user_id: int) -> None:
+    """Someone may no longer watch this table (they left or were removed from its club): their
+    open sockets check again, and close if so."""
+    _send_group(table_group(table_id), {"type": "access.changed", "user_id": user_id})
+
+
 def broadcast_lobby_changed() -> None:
     _send_group(LOBBY_GROUP, {"type": "lobby.changed"})

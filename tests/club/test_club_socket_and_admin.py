@@ -55,6 +55,28 @@ async def test_club_table_socket_lets_members_in_and_refuses_everyone_else() -> 
         await comm.disconnect()
 
 
+@pytest.mark.django_db(transaction=True)
+async def test_a_removed_member_loses_the_live_table_at_once() -> None:
+    from club import services as club_services
+
+    p = await database_sync_to_async(club_with_people)(chips=1000)
+    table = await database_sync_to_async(table_services.table_create)(
+        creator=p.host, name="Removal", small_blind=5, big_blind=10, club=p.club,
+    )
+    _ok, leaving = await _open(table.id, p.member)
+    _ok2, staying = await _open(table.id, p.host)
+    for comm in (leaving, staying):
+        assert json.loads(await comm.receive_from(timeout=3))["type"] == "state"
+    await database_sync_to_async(club_services.club_remove_member)(club=p.club, by=p.host, user=p.member)
+    said = json.loads(await leaving.receive_from(timeout=3))
+    assert said["type"] == "error" and "no longer a member" in said["message"]
+    closed = await leaving.receive_output(timeout=3)
+    assert closed == {"type": "websocket.close", "code": 4403}
+    # The host's socket stays open and hears nothing about it.
+    assert await staying.receive_nothing(timeout=0.3)
+    await staying.disconnect()
+
+
 @pytest.mark.django_db
 def test_admin_lists_and_searches_every_club_and_table_model() -> None:
     p = club_with_people(chips=100)
