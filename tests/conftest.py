@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
+
+import pytest
 
 # The embedded worker thread is started by the server process, never inside the test process.
 os.environ.setdefault("CELERY_EMBEDDED_WORKER", "0")
@@ -13,3 +16,15 @@ def pytest_collection_modifyitems(config: object, items: list) -> None:  # type:
     thread for the whole session, and tests that call ``asyncio.run`` (the integration suite)
     cannot start their own loop after it."""
     items.sort(key=lambda item: "/e2e/" in str(getattr(item, "fspath", "")))
+
+
+@pytest.fixture(autouse=True)
+def _english_unless_a_test_says_otherwise() -> Iterator[None]:
+    """Django keeps the active language per thread, and a request made by the test client leaves
+    its language active after it: a test that asked for a Russian page made the next test's
+    messages Russian. Every test starts in English."""
+    from django.utils import translation
+
+    translation.activate("en")
+    yield
+    translation.deactivate()
