@@ -244,13 +244,7 @@ def table_take_seat(
             seat = Seat.objects.create(table=table, seat_no=seat_no, user=user, stack=0,
                                        units=baseball.balance_of(table=table, user_id=user.pk))
         else:
-            try:
-                if table.club_id is not None:
-                    club_services.club_chips_to_table(club_id=table.club_id, user=user, amount=buy_in, table_id=table.id)
-                else:
-                    club_services.bankroll_to_table(user=user, amount=buy_in, table_id=table.id)
-            except ChipsError as exc:
-                raise TableError(str(exc)) from exc
+            _chips_to_table(table, user, buy_in)
             seat = Seat.objects.create(table=table, seat_no=seat_no, user=user, stack=buy_in)
         if _current_hand(table) is None:
             _deal_soon(table)
@@ -310,19 +304,25 @@ def table_add_chips(*, table_id: int, user: AbstractBaseUser, amount: int) -> in
         if not 1 <= amount <= room:
             raise TableError(_("You can add up to %(room)s chips here: a stack holds at most %(high)s.")
                              % {"room": room, "high": high})
-        try:
-            if table.club_id is not None:
-                club_services.club_chips_to_table(club_id=table.club_id, user=user, amount=amount, table_id=table.id)
-            else:
-                club_services.bankroll_to_table(user=user, amount=amount, table_id=table.id)
-        except ChipsError as exc:
-            raise TableError(str(exc)) from exc
+        _chips_to_table(table, user, amount)
         seat.stack += amount
         seat.save(update_fields=["stack"])
         if hand is None:
             _deal_soon(table)
         _bump(table)
         return int(seat.stack)
+
+
+def _chips_to_table(table: Table, user: AbstractBaseUser, amount: int) -> None:
+    """Move chips onto the table, on the ledger: from the club chips at a club table, else from
+    the bankroll (the caller puts them on the seat in the same transaction)."""
+    try:
+        if table.club_id is not None:
+            club_services.club_chips_to_table(club_id=table.club_id, user=user, amount=amount, table_id=table.id)
+        else:
+            club_services.bankroll_to_table(user=user, amount=amount, table_id=table.id)
+    except ChipsError as exc:
+        raise TableError(str(exc)) from exc
 
 
 def _check_club_seat(table: Table, user: AbstractBaseUser, approved: bool) -> None:
