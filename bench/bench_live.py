@@ -54,6 +54,7 @@ from tests.integration.cluster import (  # noqa: E402
     answers,
     cpu_seconds,
     cpu_used,
+    percentile,
     postgres_database,
     redis_database,
     service_cpu_seconds,
@@ -84,12 +85,7 @@ TARGET_P99_MS = 50.0
 TARGET_TIMER_P99_S = 1.0
 
 
-def _pct(values: list[float], q: float) -> float:
-    if not values:
-        return float("nan")
-    ordered = sorted(values)
-    k = min(len(ordered) - 1, max(0, round(q / 100 * (len(ordered) - 1))))
-    return ordered[k]
+_pct = percentile
 
 
 # ---------------------------------------------------------------------------------------------

@@ -49,7 +49,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from tests.integration.cluster import ClusterError, answers, postgres_database  # noqa: E402
+from tests.integration.cluster import ClusterError, answers, percentile, postgres_database  # noqa: E402
 from tests.integration.faults import (  # noqa: E402
     CHIPS_SQL,
     Client,
@@ -80,12 +80,7 @@ SLEEPY_EVERY = 5  # one table in five has a bot that sometimes lets its clock ru
 SLEEPY_SKIP = 0.3
 
 
-def _pct(values: list[float], q: float) -> float:
-    if not values:
-        return float("nan")
-    ordered = sorted(values)
-    k = min(len(ordered) - 1, max(0, round(q / 100 * (len(ordered) - 1))))
-    return ordered[k]
+_pct = percentile
 
 
 # ---------------------------------------------------------------------------------------------

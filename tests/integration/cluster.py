@@ -170,6 +170,15 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def percentile(values: list[float], q: float) -> float:
+    """The q-th percentile (nearest rank) of ``values``; NaN for none. Used by the benchmarks."""
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    k = min(len(ordered) - 1, max(0, round(q / 100 * (len(ordered) - 1))))
+    return ordered[k]
+
+
 def answers(url: str, default_port: int, timeout: float = 1.0) -> bool:
     """Whether something listens where ``url`` points (PostgreSQL, Redis)."""
     parts = urlparse(url)
