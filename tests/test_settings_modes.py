@@ -27,6 +27,7 @@ out = {
     "embedded_worker": settings.CELERY_EMBEDDED_WORKER,
     "visibility_timeout": settings.CELERY_BROKER_TRANSPORT_OPTIONS.get("visibility_timeout"),
     "cache": settings.CACHES["default"]["BACKEND"],
+    "db_options": {k: v for k, v in settings.DATABASES["default"].get("OPTIONS", {}).items() if k in ("server_side_binding", "prepare_threshold")},
 }
 if settings.LIVE_MODE == "redis":
     import redis
@@ -68,6 +69,8 @@ def test_database_url_selects_postgresql() -> None:
     with fresh_postgres_database() as url:
         out = _probe(DATABASE_URL=url)
     assert out["vendor"] == "postgresql"
+    # Prepared statements on the server: each statement is planned once per connection.
+    assert out["db_options"] == {"server_side_binding": True, "prepare_threshold": 2}
     assert out["live_mode"] == "embedded"
 
 
