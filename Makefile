@@ -38,7 +38,7 @@ messages: $(VENV)/.base
 
 run: $(VENV)/.base messages
 	$(PY) manage.py migrate --noinput -v0
-	$(PY) manage.py seed_demo
+	$(PY) manage.py seed_demo --base-url http://$(HOST):$(PORT)
 	$(PY) -m daphne -b $(HOST) -p $(PORT) config.asgi:application
 
 test: $(VENV)/.test messages
