@@ -480,11 +480,7 @@ def soak_once(tables: int = TABLES, max_seconds: float = MAX_SECONDS) -> Soak:
         redis = RedisServer(workdir)
         cluster = FaultCluster(database_url=database_url, redis_url="", workdir=workdir, **CLOCKS)
         try:
-            redis.start()
-            cluster.redis_url = redis.url(0)
-            cluster.migrate()
-            ports = [cluster.start_daphne(), cluster.start_daphne()]
-            cluster.start_worker(loglevel="warning")
+            ports = cluster.boot(redis, loglevel="warning")
             seeded: list[dict[str, Any]] = []
             cookie_name = "sessionid"
             while len(seeded) < tables:

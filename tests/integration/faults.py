@@ -160,6 +160,16 @@ class FaultCluster(Cluster):
         super().__init__(**kwargs)
         self.generation: dict[str, int] = {}
 
+    def boot(self, redis: RedisServer, loglevel: str = "info") -> list[int]:
+        """Start ``redis`` (a server of its own), migrate, then two Daphne processes and the
+        worker on it; returns the Daphne ports."""
+        redis.start()
+        self.redis_url = redis.url(0)
+        self.migrate()
+        ports = [self.start_daphne(), self.start_daphne()]
+        self.start_worker(loglevel=loglevel)
+        return ports
+
     def _proc(self, name: str) -> tuple[str, subprocess.Popen[bytes], Path] | None:
         return next((p for p in self.procs if p[0] == name), None)
 

@@ -92,12 +92,8 @@ def rig() -> Iterator[Rig]:
             showdown=SHOWDOWN, deal=DEAL, workdir=workdir,
         )
         try:
-            redis.start()
-            cluster.redis_url = redis.url(0)
-            cluster.migrate()
-            ports = [cluster.start_daphne(), cluster.start_daphne()]
             # -l info: the worker logs each task's return value (who applied a clock).
-            cluster.start_worker(loglevel="info")
+            ports = cluster.boot(redis, loglevel="info")
             rig = Rig(cluster=cluster, redis=redis, ports=ports)
             yield rig
             print("recovery times: " + ", ".join(f"{k} {v:.2f} s" for k, v in rig.recoveries.items()))
