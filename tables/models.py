@@ -65,6 +65,9 @@ class Table(models.Model):
     # When the first hand (or the first after a lull) will be dealt: a short wait lets the
     # others sit down before the first two are dealt in heads-up.
     next_hand_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    # When the table's pending clock timer fires (tables.services.table_timer): one timer is kept
+    # pending per table rather than one sent per action.
+    timer_at = models.DateTimeField(null=True, blank=True)
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
     created = models.DateTimeField(auto_now_add=True)
 

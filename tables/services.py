@@ -189,17 +189,18 @@ def _current_hand(table: Table) -> Hand | None:
 
 
 def _bump(table: Table) -> int:
-    table.version += 1
-    table.save(update_fields=["version", "button_seat", "hands_played", "status", "pause_after_hand", "next_hand_at",
-                              "close_after_hand"])
-    version = table.version
     if not getattr(table, "_timer_scheduled", False):
         # A change that set no clock (a seat taken, a break asked for, "I'm back", a pause) still
-        # makes the pending timer's version stale: schedule the running clock again for this
-        # version, or it would wait for the periodic sweep (seconds late).
+        # makes the pending timer's version stale. The pending timer hands the clock on when it
+        # fires (table_timer); only when none is pending is the running clock scheduled here, or
+        # it would wait for the periodic sweep (seconds late).
         deadline = Hand.objects.filter(table=table).order_by("-number").values_list("deadline", flat=True).first()
         if deadline is not None:
             _schedule_at(table, deadline)
+    table.version += 1
+    table.save(update_fields=["version", "button_seat", "hands_played", "status", "pause_after_hand", "next_hand_at",
+                              "close_after_hand", "timer_at"])
+    version = table.version
     table_id = table.id
     transaction.on_commit(lambda: _changed(table_id, version))
     return version
@@ -759,6 +760,48 @@ def table_expire(*, table_id: int, version: int | None = None, now: dt.datetime 
         return True
 
 
+@retry_when_busy
+def _hand_on_clock(table_id: int, due: dt.datetime, now: dt.datetime) -> bool:
+    """The table's pending timer (due at ``due``) fired and found its version stale or its
+    deadline not reached: schedule the next one for the running clock, with the current version.
+    Returns True when that clock has already run out (the caller applies it)."""
+    with transaction.atomic():
+        table = Table.objects.select_for_update().filter(id=table_id, timer_at=due).first()
+        if table is None:
+            return False  # another timer is pending for this table: this one was superseded
+        deadline = Hand.objects.filter(table=table).order_by("-number").values_list("deadline", flat=True).first()
+        if deadline is None or deadline <= now:
+            table.timer_at = None
+            table.save(update_fields=["timer_at"])
+            return deadline is not None
+        table.timer_at = deadline
+        table.save(update_fields=["timer_at"])
+        version = table.version
+        transaction.on_commit(lambda: _send_timer(table_id, version, deadline))
+        return False
+
+
+def table_timer(*, table_id: int, version: int | None, due: str | None = None, now: dt.datetime | None = None) -> bool:
+    """A timer fired (``tables.expire_clock``): apply the clock if ``version`` is current and
+    its deadline passed. A table keeps one timer pending, not one per action: an action whose
+    deadline comes after the pending timer schedules none, and the pending timer, when it fires
+    on a table that moved on, schedules the next one for the running clock, or applies that
+    clock when it has run out already. A timer that is not the table's pending one (``due``
+    differs, or none is given) changes nothing when stale. Returns True when something changed."""
+    if table_expire(table_id=table_id, version=version, now=now):
+        return True
+    if due is None:
+        return False
+    try:
+        due_at = dt.datetime.fromisoformat(due)
+    except (TypeError, ValueError):
+        log.warning("table %s: a timer with an unreadable due time %r", table_id, due)
+        return False
+    if _hand_on_clock(table_id, due_at, now or timezone.now()):
+        return table_expire(table_id=table_id, now=now)
+    return False
+
+
 def table_sweep(*, now: dt.datetime | None = None) -> int:
     """Expire every deadline that passed while no timer fired (a crashed worker, a restart)."""
     now = now or timezone.now()
@@ -780,24 +823,39 @@ def _schedule_expiry(table: Table, hand: Hand) -> None:
 
 
 def _schedule_at(table: Table, deadline: dt.datetime, with_version: bool = True) -> None:
-    """After commit, ask the worker to expire the table's clock at ``deadline``."""
+    """After commit, ask the worker to expire the table's clock at ``deadline``.
+
+    With ``with_version`` the timer is the table's pending one (``Table.timer_at``, saved by
+    ``_bump``), and none is sent when the pending timer comes first: it hands the clock on
+    (``table_timer``). Without, it is a deal timer, sent whatever is pending.
+    """
     table_id = table.id
     if with_version:
         table._timer_scheduled = True  # type: ignore[attr-defined]  # see _bump
+        pending = table.timer_at
+        if pending is not None and timezone.now() < pending <= deadline:
+            return
+        table.timer_at = deadline
 
     def schedule() -> None:
-        from tables.tasks import expire_clock
-
         # The version this transaction committed: _bump has run on this same object by now.
         # (Reading it back from the database cost a query and could pick up a later version.)
-        version = table.version if with_version else None
-        delay = max(0.0, (deadline - timezone.now()).total_seconds())
-        try:
-            expire_clock.apply_async((table_id, version), countdown=delay + 0.05)
-        except Exception:  # the sweep will catch it
-            log.exception("could not schedule the timer of table %s", table_id)
+        _send_timer(table_id, table.version if with_version else None, deadline if with_version else None,
+                    at=deadline)
 
     transaction.on_commit(schedule)
+
+
+def _send_timer(table_id: int, version: int | None, due: dt.datetime | None, at: dt.datetime | None = None) -> None:
+    from tables.tasks import expire_clock
+
+    when = at or due
+    assert when is not None
+    delay = max(0.0, (when - timezone.now()).total_seconds())
+    try:
+        expire_clock.apply_async((table_id, version, due.isoformat() if due else None), countdown=delay + 0.05)
+    except Exception:  # the sweep will catch it
+        log.exception("could not schedule the timer of table %s", table_id)
 
 
 def _changed(table_id: int, version: int) -> None:

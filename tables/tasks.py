@@ -8,9 +8,10 @@ from tables import services
 
 
 @shared_task(name="tables.expire_clock", ignore_result=True, acks_late=True)
-def expire_clock(table_id: int, version: int | None) -> bool:
-    """A table's clock ran out. Idempotent: stale versions and early calls change nothing."""
-    return services.table_expire(table_id=table_id, version=version)
+def expire_clock(table_id: int, version: int | None, due: str | None = None) -> bool:
+    """A table's clock ran out. Idempotent: a stale version or an early call applies nothing;
+    the table's pending timer (``due``) then schedules the next one (``services.table_timer``)."""
+    return services.table_timer(table_id=table_id, version=version, due=due)
 
 
 @shared_task(name="tables.sweep", ignore_result=True)

@@ -1,8 +1,9 @@
 """Timer details the cluster test relies on, checked fast on the test database.
 
-* Every accepted change schedules the running clock for the new version, even a change that sets
-  no clock (a break asked for): otherwise the pending timer is stale and the clock waits for the
-  sweep.
+* A table keeps ONE clock timer pending (``Table.timer_at``), not one per action: a change whose
+  clock ends after the pending timer sends none; the pending timer, when it fires on a table that
+  moved on, sends the next one for the running clock with the current version, or applies that
+  clock if it has run out already; a timer that is not the pending one changes nothing.
 * A decision timeout puts the player on a break at once (their page offers "I'm back"), and
   "I'm back" pressed during the same hand cancels that break.
 """
@@ -17,19 +18,19 @@ from django.db import transaction
 from django.utils import timezone
 
 from tables import selectors, services
-from tables.models import Seat, Table
+from tables.models import Hand, Seat, Table
 from tests.tables.helpers import current_state, play_passively, seated_table, user_for_index
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
 
 
 @pytest.fixture
-def scheduled(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, int | None, float]]:
-    """Timers the services ask for: (table id, version, countdown)."""
-    calls: list[tuple[int, int | None, float]] = []
+def scheduled(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, int | None, str | None, float]]:
+    """Timers the services send: (table id, version, due, countdown)."""
+    calls: list[tuple[int, int | None, str | None, float]] = []
 
-    def fake_apply_async(args: tuple[int, int | None], countdown: float = 0.0, **_kw: Any) -> None:
-        calls.append((args[0], args[1], countdown))
+    def fake_apply_async(args: tuple[Any, ...], countdown: float = 0.0, **_kw: Any) -> None:
+        calls.append((args[0], args[1], args[2] if len(args) > 2 else None, countdown))
 
     from tables.tasks import expire_clock
 
@@ -37,7 +38,20 @@ def scheduled(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, int | None, fl
     return calls
 
 
-def test_a_change_without_a_clock_reschedules_the_running_one(scheduled: list[Any]) -> None:
+def _fresh(table: Table) -> Table:
+    return Table.objects.get(id=table.id)
+
+
+def test_a_new_hand_sends_its_clock_timer_and_remembers_it(scheduled: list[Any]) -> None:
+    table, users = seated_table(n=3)
+    hand, _state = current_state(table)
+    table = _fresh(table)
+    assert table.timer_at == hand.deadline
+    mine = [c for c in scheduled if c[0] == table.id and c[2] is not None]
+    assert mine and dt.datetime.fromisoformat(mine[-1][2]) == hand.deadline
+
+
+def test_a_change_without_a_clock_sends_nothing_while_a_timer_is_pending(scheduled: list[Any]) -> None:
     table, users = seated_table(n=3)
     hand, state = current_state(table)
     bystander = next(i for i in range(3) if i not in state.actors())
@@ -46,23 +60,114 @@ def test_a_change_without_a_clock_reschedules_the_running_one(scheduled: list[An
         table_id=table.id, user=user_for_index(hand, bystander),
         message={"action": "sit_out", "version": table.version},
     )
-    table.refresh_from_db()
-    assert [(t, v) for t, v, _c in scheduled] == [(table.id, table.version)]
-    # Same deadline as before: asking for a break does not restart anybody's clock.
-    assert abs(scheduled[0][2] - (hand.deadline - timezone.now()).total_seconds()) < 1.0
+    assert scheduled == []
+    assert _fresh(table).timer_at == hand.deadline  # the pending timer still covers the clock
 
 
-def test_an_action_schedules_one_timer_with_the_committed_version(scheduled: list[Any]) -> None:
+def test_an_action_whose_clock_ends_later_sends_no_timer(scheduled: list[Any]) -> None:
     table, users = seated_table(n=3)
     hand, state = current_state(table)
-    actor = state.actors()[0]
+    scheduled.clear()
+    services.table_act(
+        table_id=table.id, user=user_for_index(hand, state.actors()[0]),
+        message={"action": "call", "version": table.version},
+    )
+    assert scheduled == []
+    new_deadline = Hand.objects.get(id=hand.id).deadline
+    assert new_deadline > hand.deadline and _fresh(table).timer_at == hand.deadline
+
+
+def test_an_action_with_no_pending_timer_sends_one_with_the_committed_version(scheduled: list[Any]) -> None:
+    table, users = seated_table(n=3)
+    hand, state = current_state(table)
+    Table.objects.filter(id=table.id).update(timer_at=None)  # say the pending timer was lost
     scheduled.clear()
     with transaction.atomic():
         result = services.table_act(
-            table_id=table.id, user=user_for_index(hand, actor),
+            table_id=table.id, user=user_for_index(hand, state.actors()[0]),
             message={"action": "call", "version": table.version},
         )
-    assert [(t, v) for t, v, _c in scheduled] == [(table.id, result.version)]
+    deadline = Hand.objects.get(id=hand.id).deadline
+    assert [(t, v, d) for t, v, d, _c in scheduled] == [(table.id, result.version, deadline.isoformat())]
+    assert _fresh(table).timer_at == deadline
+    assert abs(scheduled[0][3] - (deadline - timezone.now()).total_seconds()) < 1.0
+
+
+def test_a_clock_that_ends_before_the_pending_timer_gets_its_own(scheduled: list[Any]) -> None:
+    table, users = seated_table(n=3)
+    hand, state = current_state(table)
+    later = timezone.now() + dt.timedelta(hours=1)
+    Table.objects.filter(id=table.id).update(timer_at=later)
+    scheduled.clear()
+    result = services.table_act(
+        table_id=table.id, user=user_for_index(hand, state.actors()[0]),
+        message={"action": "call", "version": table.version},
+    )
+    deadline = Hand.objects.get(id=hand.id).deadline
+    assert [(t, v, d) for t, v, d, _c in scheduled] == [(table.id, result.version, deadline.isoformat())]
+    # The timer due in an hour is no longer the pending one: when it fires it changes nothing.
+    assert _fresh(table).timer_at == deadline
+    before = _fresh(table).version
+    scheduled.clear()
+    assert not services.table_timer(table_id=table.id, version=table.version, due=later.isoformat(),
+                                    now=deadline + dt.timedelta(seconds=1))
+    assert _fresh(table).version == before and scheduled == []
+
+
+def test_the_pending_timer_hands_the_clock_on_to_the_current_version(scheduled: list[Any]) -> None:
+    table, users = seated_table(n=3)
+    hand, state = current_state(table)
+    first_due = _fresh(table).timer_at
+    services.table_act(
+        table_id=table.id, user=user_for_index(hand, state.actors()[0]),
+        message={"action": "call", "version": table.version},
+    )
+    current = _fresh(table)
+    deadline = Hand.objects.get(id=hand.id).deadline
+    scheduled.clear()
+    # The first timer fires at its own time, before the new deadline: stale, so it applies
+    # nothing and sends the next timer, for the new deadline and the current version.
+    assert not services.table_timer(table_id=table.id, version=table.version, due=first_due.isoformat(),
+                                    now=first_due)
+    assert [(t, v, d) for t, v, d, _c in scheduled] == [(table.id, current.version, deadline.isoformat())]
+    after = _fresh(table)
+    assert after.version == current.version and after.timer_at == deadline
+    # Fired twice: the second time it is no longer the pending timer and does nothing.
+    scheduled.clear()
+    assert not services.table_timer(table_id=table.id, version=table.version, due=first_due.isoformat(),
+                                    now=first_due)
+    assert scheduled == [] and _fresh(table).version == current.version
+
+
+def test_the_pending_timer_applies_a_clock_that_ran_out_after_a_change(scheduled: list[Any]) -> None:
+    table, users = seated_table(n=3)
+    hand, state = current_state(table)
+    actor = state.actors()[0]
+    bystander = next(i for i in range(3) if i not in state.actors())
+    services.table_act(
+        table_id=table.id, user=user_for_index(hand, bystander),
+        message={"action": "sit_out", "version": table.version},
+    )
+    before = _fresh(table)
+    # The timer carries the version before the break was asked for; the clock has run out.
+    assert services.table_timer(table_id=table.id, version=table.version, due=before.timer_at.isoformat(),
+                                now=hand.deadline + dt.timedelta(seconds=1))
+    after = _fresh(table)
+    assert after.version == before.version + 1
+    seat = Seat.objects.get(table=table, user=user_for_index(hand, actor))
+    assert seat.break_next  # the player whose clock ran out goes on a break
+    # The clock that follows has a timer of its own.
+    new_deadline = Hand.objects.filter(table=table).order_by("-number").first().deadline
+    assert after.timer_at == new_deadline and scheduled[-1][1] == after.version
+
+
+def test_a_timer_with_an_unreadable_due_time_changes_nothing(scheduled: list[Any]) -> None:
+    table, users = seated_table(n=3)
+    hand, _state = current_state(table)
+    before = _fresh(table).version
+    assert not services.table_timer(table_id=table.id, version=before - 1, due="not a time",
+                                    now=hand.deadline + dt.timedelta(seconds=1))
+    assert _fresh(table).version == before
 
 
 def test_timeout_break_shows_at_once_and_im_back_cancels_it(scheduled: list[Any]) -> None:
