@@ -190,6 +190,25 @@ def _shared_reads(table: Any) -> dict[str, Any]:
     return reads
 
 
+def prime_shared_reads(*, table: Any, hand: Any, state: Any) -> bool:
+    """The writer of an action inside a hand hands its rows to this process's viewers: called on
+    commit by ``tables.services.table_act`` with the table at its new version, the hand and its
+    state as saved. Such an action changes only the table row and the hand (no seat, and no
+    finished hand when the hand goes on), so the seats and recent hands of the version before
+    are reused, and this process's viewers draw the new version without a query. Nothing is
+    primed unless the entry for the version just before is held (it then reads as usual).
+    Returns True when primed."""
+    key = (table.version - 1, table.invite_code)
+    entry = _SHARED.get(table.id)
+    if entry is None or entry[0] != key or hand.ended is not None:
+        return False
+    before = entry[1]
+    if before["hand"] is None or before["hand"].pk != hand.pk:
+        return False
+    _SHARED[table.id] = ((table.version, table.invite_code), dict(before, table=table, hand=hand, state=state))
+    return True
+
+
 def table_context(*, table_id: int, user: Any, version_hint: int | None = None) -> dict[str, Any] | None:
     """What one viewer sees of a table, shaped for ``table.html`` (see ``tables.presenter``)."""
     from tables.models import Table

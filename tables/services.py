@@ -432,8 +432,16 @@ def table_act(*, table_id: int, user: AbstractBaseUser, message: dict[str, Any])
                 raise TableError(_("You are not in this hand."))
             state = _load_state(table, hand)
             _apply_engine(table, hand, state, idx, message)
+            if hand.ended is None:
+                transaction.on_commit(functools.partial(_prime_reads, table, hand, state))
         new_version = _bump(table)
     return ActResult(version=new_version)
+
+
+def _prime_reads(table: Table, hand: Hand, state: Any) -> None:
+    from tables.selectors import prime_shared_reads
+
+    prime_shared_reads(table=table, hand=hand, state=state)
 
 
 def _engine_index(hand: Hand, seat: Seat) -> int | None:

@@ -58,3 +58,44 @@ def test_the_last_hands_list_follows_the_hands_ending() -> None:
     assert after is not None
     assert [h["number"] for h in after["recent_hands"]] == [finished.number]
     assert after["recent_hands"][0]["href"].endswith(f"/{finished.number}/")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_writer_hands_its_rows_to_the_viewers_and_they_draw_what_the_database_says(
+    django_assert_max_num_queries,  # type: ignore[no-untyped-def]
+) -> None:
+    table, users = seated_table()
+    selectors.clear_shared_reads()
+    checked = 0
+    for _ in range(6):  # several actions inside hands: arrangement, betting
+        first = selectors.table_snapshot(table_id=table.id, user=users[0])
+        assert first is not None
+        hand, state = current_state(table)
+        if hand.ended is not None or not state.actors():
+            break
+        idx = state.actors()[0]
+        kinds = [a.kind for a in state.legal_actions(idx)]
+        choice = next(k for k in ("done", "check", "call") if k in kinds)
+        new = services.table_act(table_id=table.id, user=user_for_index(hand, idx),
+                                 message={"action": choice, "version": first["version"]}).version
+        hand.refresh_from_db()
+        if hand.ended is not None:
+            break  # the hand was settled: seats changed, nothing is primed (read as usual)
+        with django_assert_max_num_queries(0):
+            primed = [selectors.table_snapshot(table_id=table.id, user=u, version_hint=new) for u in users]
+        selectors.clear_shared_reads()
+        read = [selectors.table_snapshot(table_id=table.id, user=u, version_hint=new) for u in users]
+        for a, b in zip(primed, read, strict=True):
+            assert a is not None and b is not None
+            assert a["version"] == b["version"] == new
+            assert a["html"] == b["html"] and a["deadline"] == b["deadline"] and a["clock"] == b["clock"]
+        checked += 1
+    assert checked >= 3
+
+
+def test_nothing_is_primed_without_the_version_before() -> None:
+    table, users = seated_table()
+    selectors.clear_shared_reads()
+    hand, state = current_state(table)
+    assert not selectors.prime_shared_reads(table=table, hand=hand, state=state)
+    assert table.id not in selectors._SHARED
