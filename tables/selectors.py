@@ -116,8 +116,8 @@ def table_snapshot(*, table_id: int, user: Any, version_hint: int | None = None)
     "clock", "deadline"}``. The engine's ``view_for`` removes every card this viewer may not see.
 
     ``version_hint``: a version the table is known to have reached (the group message said so);
-    when this process already read that version, the table row is not read again and that
-    version is drawn (a later one, if any, has its own message on the way)."""
+    when this process already read that version (or a later one), the table row is not read
+    again and what it read is drawn (a version after that has its own message on the way)."""
     from django.template.loader import render_to_string
 
     context = table_context(table_id=table_id, user=user, version_hint=version_hint)
@@ -183,7 +183,10 @@ def _shared_reads(table: Any) -> dict[str, Any]:
         for h in recent:  # the links, once rather than twice per hand for every viewer
             h["href"] = reverse("hand_history", args=[table.id, h["number"]])
             h["phh_href"] = reverse("hand_history_phh", args=[table.id, h["number"]])
-    reads = {"table": table, "seats": seats, "hand": hand, "state": state, "recent": recent, "recent_key": recent_key}
+    # The "last hands" list drawn once per language for as long as the list stays the same.
+    recent_html = entry[1]["recent_html"] if recent is (entry[1]["recent"] if entry else None) else {}
+    reads = {"table": table, "seats": seats, "hand": hand, "state": state, "recent": recent, "recent_key": recent_key,
+             "recent_html": recent_html}
     if len(_SHARED) >= SHARED_READS_MAX_TABLES:
         _SHARED.clear()
     _SHARED[table.id] = (key, reads)
@@ -217,7 +220,9 @@ def table_context(*, table_id: int, user: Any, version_hint: int | None = None) 
     table = None
     if version_hint is not None:
         entry = _SHARED.get(table_id)
-        if entry is not None and entry[0][0] == version_hint:
+        # The version named, or a later one this process holds already (a message for V that
+        # arrives after V+1 was read): the viewer draws the later one and skips its message.
+        if entry is not None and entry[0][0] >= version_hint:
             table = entry[1]["table"]
     if table is None:
         table = Table.objects.filter(id=table_id).first()
@@ -254,6 +259,7 @@ def table_context(*, table_id: int, user: Any, version_hint: int | None = None) 
         "me": me,
         "my_turn": bool(view and me is not None and me in (view.get("actors") or []) and view["phase"] != "over"),
         "recent_hands": reads["recent"],
+        "history_html": _history_html(reads),
         "game_label": game_name(table.game),
         "on_break": bool(my_seat and (my_seat.sitting_out or my_seat.break_next)),
     })
@@ -262,6 +268,18 @@ def table_context(*, table_id: int, user: Any, version_hint: int | None = None) 
 
         context.update(baseball.table_extra_context(table=table, user=user))
     return context
+
+
+def _history_html(reads: dict[str, Any]) -> str:
+    from django.template.loader import render_to_string
+    from django.utils import translation
+
+    language = translation.get_language() or ""
+    cache = reads["recent_html"]
+    html = cache.get(language)
+    if html is None:
+        html = cache[language] = render_to_string("table.html#history", {"recent_hands": reads["recent"]})
+    return html
 
 
 def _seat_stack(table: Any, seat: Any) -> int | str:

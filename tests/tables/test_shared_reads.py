@@ -99,3 +99,27 @@ def test_nothing_is_primed_without_the_version_before() -> None:
     hand, state = current_state(table)
     assert not selectors.prime_shared_reads(table=table, hand=hand, state=state)
     assert table.id not in selectors._SHARED
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_last_hands_list_is_drawn_per_language_and_follows_the_hands() -> None:
+    from django.urls import reverse
+    from django.utils import translation
+
+    from tests.tables.helpers import play_passively
+
+    table, users = seated_table()
+    first = selectors.table_snapshot(table_id=table.id, user=users[0])
+    assert first is not None and reverse("hand_history", args=[table.id, 1]) not in first["html"]
+    play_passively(table)  # hand 1 ends, hand 2 is dealt
+    link = reverse("hand_history", args=[table.id, 1])
+    pictures = {}
+    for lang in ("en", "he", "ru"):
+        with translation.override(lang):
+            snap = selectors.table_snapshot(table_id=table.id, user=users[1])
+            assert snap is not None and link in snap["html"]
+            pictures[lang] = snap["html"]
+            with translation.override(lang):
+                heading = translation.gettext("Last hands")
+            assert heading in snap["html"]
+    assert len({pictures["en"], pictures["he"], pictures["ru"]}) == 3
