@@ -1,0 +1,112 @@
+"""``{% seat_list %}`` draws what the template loop it replaced drew, for every game, every step
+of a hand and every viewer (compared with the loop's source, kept here), and for the rare rows."""
+
+from __future__ import annotations
+
+import random
+import re
+from typing import Any
+
+import pytest
+from django.template import Context, Template
+from django.utils import translation
+
+from rules_engine.cards import Card
+from tables import selectors, services
+from tables.handreader import CardPicture
+from tables.models import LIVE_GAMES
+from tables.presenter import SeatRow, _Units
+from tests.tables.helpers import current_state, seated_table, user_for_index
+
+# The loop as templates/table.html had it before {% seat_list %}.
+LOOP = """      {% for s in seat_rows %}
+      <li class="seat{% if s.empty %} seat--empty{% endif %}{% if s.me %} seat--me{% endif %}{% if s.acting %} seat--acting{% endif %}{% if s.folded %} seat--folded{% endif %}">
+        {% if s.empty %}
+          <span class="seat__name muted">{% translate "Empty seat" %}</span>
+        {% else %}
+          <span class="seat__name" title="{{ s.name }}">{{ s.name }}</span>
+          <span class="seat__badges">{% if s.button %}<abbr class="badge badge--button" title="{% translate 'Button' %}">D</abbr>{% endif %}{% if s.small_blind %}<abbr class="badge" title="{% translate 'Small blind' %}">SB</abbr>{% endif %}{% if s.big_blind %}<abbr class="badge" title="{% translate 'Big blind' %}">BB</abbr>{% endif %}{% if s.opener and phase != "over" %}<span class="badge badge--opener" title="{% translate 'Best open hand: opens this round' %}">{% translate "opens" %}</span>{% endif %}</span>
+          <span class="seat__stack{% if bb and s.stack|stringformat:'s'|slice:':1' == '-' %} is-negative{% endif %}"{% if bb %} title="{% translate 'Balance in units' %}"{% endif %}><bdi dir="ltr">{{ s.stack }}</bdi></span>
+          {% if s.bet %}<span class="seat__bet">{% translate "bet" %} <bdi dir="ltr">{{ s.bet }}</bdi></span>{% endif %}
+          <span class="seat__status">
+            {% if s.folded %}{% translate "folded" %}{% elif s.all_in %}{% translate "all-in" %}{% elif s.acting and phase == "arrange" %}{% translate "arranging" %}{% elif s.acting %}{% translate "to act" %} <span class="clock" data-clock></span>{% elif s.arranged and phase == "arrange" %}{% translate "ready" %}{% elif s.sitting_out %}{% translate "on a break" %}{% elif s.waiting %}{% translate "waits for the next hand" %}{% endif %}
+          </span>
+          {% if s.net is not None %}<span class="seat__net {% if s.net > 0 %}plus{% elif s.net < 0 %}minus{% endif %}"><bdi dir="ltr">{% if s.net > 0 %}+{% elif s.net == 0 %}±{% endif %}{{ s.net }}</bdi></span>{% endif %}
+          {% if s.showing %}<span class="seat__showing muted">{% blocktranslate with hand=s.showing %}showing: {{ hand }}{% endblocktranslate %}</span>{% endif %}
+          {% if s.up or s.down %}<div class="seat__stud"><div class="seat__down">{% card_row s.down size="small" %}</div>{% card_row s.up size="small" %}</div>{% endif %}
+          {% if s.hole %}<div class="seat__hole">{% card_row s.hole size="small" %}</div>{% endif %}
+          {% if s.drawn is not None %}<span class="seat__drawn muted">{% blocktranslate count n=s.drawn %}drew {{ n }} card{% plural %}drew {{ n }} cards{% endblocktranslate %}</span>{% endif %}
+          {% if s.hands %}<div class="seat__shown">{% for h in s.hands %}<div class="shown-hand"><span class="muted">{{ forloop.counter }}</span>{% card_row h size="small" %}</div>{% endfor %}</div>{% endif %}
+        {% endif %}
+      </li>
+      {% endfor %}
+"""
+
+OLD = Template("{% load i18n table_cards %}<ol>" + LOOP + "</ol>")
+NEW = Template("{% load i18n table_cards %}<ol>\n{% seat_list seat_rows phase bb %}\n</ol>")
+
+
+def _same(context: dict[str, Any]) -> str:
+    old = re.sub(r"\s+", " ", OLD.render(Context(context))).strip()
+    new = re.sub(r"\s+", " ", NEW.render(Context(context))).strip()
+    assert new == old
+    return new
+
+
+def _pics(*cards: str) -> list[dict[str, Any]]:
+    return [{"pic": CardPicture(Card.parse(c))} for c in cards]
+
+
+@pytest.mark.parametrize("lang", ["en", "he", "ru"])
+def test_rare_rows(lang: str) -> None:
+    rows = [
+        SeatRow(no=0),
+        SeatRow(no=1, name='<b>"Long & odd" name</b>' * 3, empty=False, me=True, stack=1500, bet=40, acting=True,
+                button=True, small_blind=True, net=0, showing="One pair", opener=True, drawn=1),
+        SeatRow(no=2, name="Dana", empty=False, stack=0, folded=True, big_blind=True, net=-30, drawn=3,
+                hands=[_pics("Ah", "Kd", "Qc", "Js"), _pics("2h", "3d", "4c", "5s")], hole=_pics("Th", "9h")),
+        SeatRow(no=3, name="Eli", empty=False, stack="-2 1/3", all_in=True, net=_Units("7/3", "+2 1/3"),
+                up=_pics("As", "Ks"), down=[{"hidden": True}, _pics("Qs")[0]]),
+        SeatRow(no=4, name="Fay", empty=False, arranged=True, sitting_out=True, net=12),
+        SeatRow(no=5, name="Gil", empty=False, waiting=True, net=_Units("0", "0")),
+        SeatRow(no=6, name="Hod", empty=False, sitting_out=True),
+    ]
+    with translation.override(lang):
+        for phase in ("", "arrange", "preflop", "over", "draw"):
+            for bb in (None, {"over": False}):
+                html = _same({"seat_rows": rows, "phase": phase, "bb": bb})
+        assert "&lt;b&gt;" in html and "<b>" not in html
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("game", sorted(LIVE_GAMES))
+def test_every_step_of_a_hand_for_every_viewer(game: str) -> None:
+    rng = random.Random(7)
+    table, users = seated_table(game=game)
+    checked = 0
+    for _step in range(60):
+        table.refresh_from_db()
+        for lang in ("en", "he"):
+            with translation.override(lang):
+                for viewer in [*users, None]:
+                    context = selectors.table_context(table_id=table.id, user=viewer)
+                    assert context is not None
+                    _same({"seat_rows": context["seat_rows"], "phase": context.get("phase", ""),
+                           "bb": context.get("bb")})
+                    checked += 1
+        hand, state = current_state(table)
+        if hand.ended is not None or not state.actors():
+            break
+        idx = state.actors()[0]
+        kinds = [a.kind for a in state.legal_actions(idx) if a.kind not in ("swap", "arrange")]
+        choice = rng.choice(kinds)
+        message: dict[str, Any] = {"action": choice, "version": table.version}
+        if choice in ("bet", "raise"):
+            legal = next(a for a in state.legal_actions(idx) if a.kind == choice)
+            message["amount"] = getattr(legal, "min_amount", None) or getattr(legal, "amount", None)
+        try:
+            services.table_act(table_id=table.id, user=user_for_index(hand, idx), message=message)
+        except ValueError:
+            services.table_act(table_id=table.id, user=user_for_index(hand, idx),
+                               message={"action": "fold" if "fold" in kinds else kinds[0], "version": table.version})
+    assert checked >= 8
