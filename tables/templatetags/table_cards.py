@@ -94,6 +94,7 @@ _MSGIDS = (
     gettext_noop("Best open hand: opens this round"), gettext_noop("opens"), gettext_noop("Balance in units"),
     gettext_noop("bet"), gettext_noop("folded"), gettext_noop("all-in"), gettext_noop("arranging"),
     gettext_noop("to act"), gettext_noop("ready"), gettext_noop("on a break"), gettext_noop("waits for the next hand"),
+    gettext_noop("split"),
 )
 
 
@@ -174,4 +175,31 @@ def seat_list(rows: Any, phase: str = "", bb: Any = None) -> SafeString:
                             for i, h in enumerate(s.hands, 1))
             parts.append(f'<div class="seat__shown">{shown}</div>\n')
         parts.append("</li>\n")
+    return mark_safe("".join(parts))  # noqa: S308 - names and amounts are escaped; labels are ours
+
+
+@register.simple_tag
+def board_list(boards: Any, arranging: bool = False) -> SafeString:
+    """Patch-Patch's three boards (``tables.presenter.BoardRow``): each board's cards, the
+    viewer's four under it with the hand they make, and the board's winners at the showdown.
+    In Python for the same reason as ``seat_list``; checked against the template loop it
+    replaces (tests/tables/test_seat_list_tag.py)."""
+    parts: list[str] = []
+    for b in boards or ():
+        title = _("Board %(n)s") % {"n": b.index}
+        parts.append(f'<div class="board" aria-label="{title}">\n<h3 class="board__title">{title}</h3>\n'
+                     f'<div class="board__cards">{card_row(b.cards, blanks=b.blanks)}</div>\n')
+        if b.mine:
+            made = escape(b.made) if b.made else "&nbsp;"
+            parts.append(f'<div class="board__mine">\n{card_row(b.mine, swappable=arranging)}\n'
+                         f'<p class="board__made">{made}</p>\n</div>\n')
+        if b.results:
+            split = _t("split")
+            wins = "".join(
+                f'\n<li class="win"><strong>{escape(w["name"])}</strong> <bdi dir="ltr">+{escape(str(w["amount"]))}</bdi>'
+                f' · {escape(w["category"])}{" · " + split if w.get("split") else ""}</li>'
+                for w in b.results
+            )
+            parts.append(f'<ul class="board__results">{wins}\n</ul>\n')
+        parts.append("</div>\n")
     return mark_safe("".join(parts))  # noqa: S308 - names and amounts are escaped; labels are ours

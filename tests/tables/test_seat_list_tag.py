@@ -42,6 +42,29 @@ LOOP = """      {% for s in seat_rows %}
       {% endfor %}
 """
 
+# And the Patch-Patch boards, before {% board_list %}.
+BOARDS_LOOP = """      {% for b in boards %}
+      <div class="board" aria-label="{% blocktranslate with n=b.index %}Board {{ n }}{% endblocktranslate %}">
+        <h3 class="board__title">{% blocktranslate with n=b.index %}Board {{ n }}{% endblocktranslate %}</h3>
+        <div class="board__cards">{% card_row b.cards blanks=b.blanks %}</div>
+        {% if b.mine %}
+        <div class="board__mine">
+          {% card_row b.mine swappable=arranging %}
+          <p class="board__made">{% if b.made %}{{ b.made }}{% else %}&nbsp;{% endif %}</p>
+        </div>
+        {% endif %}
+        {% if b.results %}
+        <ul class="board__results">{% for w in b.results %}
+          <li class="win"><strong>{{ w.name }}</strong> <bdi dir="ltr">+{{ w.amount }}</bdi> · {{ w.category }}{% if w.split %} · {% translate "split" %}{% endif %}</li>{% endfor %}
+        </ul>
+        {% endif %}
+      </div>
+      {% endfor %}
+"""
+
+OLD_BOARDS = Template("{% load i18n table_cards %}<div>" + BOARDS_LOOP + "</div>")
+NEW_BOARDS = Template("{% load i18n table_cards %}<div>\n{% board_list boards arranging %}\n</div>")
+
 OLD = Template("{% load i18n table_cards %}<ol>" + LOOP + "</ol>")
 NEW = Template("{% load i18n table_cards %}<ol>\n{% seat_list seat_rows phase bb %}\n</ol>")
 
@@ -49,6 +72,13 @@ NEW = Template("{% load i18n table_cards %}<ol>\n{% seat_list seat_rows phase bb
 def _same(context: dict[str, Any]) -> str:
     old = re.sub(r"\s+", " ", OLD.render(Context(context))).strip()
     new = re.sub(r"\s+", " ", NEW.render(Context(context))).strip()
+    assert new == old
+    return new
+
+
+def _same_boards(context: dict[str, Any]) -> str:
+    old = re.sub(r"\s+", " ", OLD_BOARDS.render(Context(context))).strip()
+    new = re.sub(r"\s+", " ", NEW_BOARDS.render(Context(context))).strip()
     assert new == old
     return new
 
@@ -84,6 +114,7 @@ def test_every_step_of_a_hand_for_every_viewer(game: str) -> None:
     rng = random.Random(7)
     table, users = seated_table(game=game)
     checked = 0
+    boards_seen: set[bool] = set()
     for _step in range(60):
         table.refresh_from_db()
         for lang in ("en", "he"):
@@ -93,13 +124,18 @@ def test_every_step_of_a_hand_for_every_viewer(game: str) -> None:
                     assert context is not None
                     _same({"seat_rows": context["seat_rows"], "phase": context.get("phase", ""),
                            "bb": context.get("bb")})
+                    if context.get("boards"):
+                        html = _same_boards({"boards": context["boards"], "arranging": context.get("arranging")})
+                        boards_seen.add("board__results" in html)
                     checked += 1
         hand, state = current_state(table)
         if hand.ended is not None or not state.actors():
             break
         idx = state.actors()[0]
         kinds = [a.kind for a in state.legal_actions(idx) if a.kind not in ("swap", "arrange")]
-        choice = rng.choice(kinds)
+        # Patch-Patch plays to the showdown (its boards' winners); the others at random.
+        passive = [k for k in ("done", "check", "call") if k in kinds]
+        choice = passive[0] if game == "PP" and passive else rng.choice(kinds)
         message: dict[str, Any] = {"action": choice, "version": table.version}
         if choice in ("bet", "raise"):
             legal = next(a for a in state.legal_actions(idx) if a.kind == choice)
@@ -110,3 +146,20 @@ def test_every_step_of_a_hand_for_every_viewer(game: str) -> None:
             services.table_act(table_id=table.id, user=user_for_index(hand, idx),
                                message={"action": "fold" if "fold" in kinds else kinds[0], "version": table.version})
     assert checked >= 8
+    if game == "PP":
+        assert boards_seen == {True, False}  # boards during the hand and with their winners
+
+
+def test_boards_with_odd_names_and_splits() -> None:
+    from tables.presenter import BoardRow
+
+    boards = [BoardRow(index=i, cards=_pics("Ah", "Kd", "Qc"), blanks=2, mine=_pics("2h", "3d", "4c", "5s"),
+                       made="One pair" if i == 1 else "",
+                       results=[{"name": "<i>Ann & Bo</i>", "amount": 105, "category": "Straight", "split": True},
+                                {"name": "Cy", "amount": 0, "category": "Flush", "split": False}] if i != 2 else [])
+              for i in (1, 2, 3)]
+    for lang in ("en", "he", "ru"):
+        with translation.override(lang):
+            for arranging in (True, False):
+                html = _same_boards({"boards": boards, "arranging": arranging})
+                assert "&lt;i&gt;Ann &amp; Bo&lt;/i&gt;" in html
