@@ -31,7 +31,7 @@ from rules_engine import fairness
 from rules_engine.cards import Card, CardParseError, Deck
 from rules_engine.errors import RulesError
 from rules_engine.games import get_variant
-from tables import baseball, refusals
+from tables import baseball, hotsql, refusals
 from tables.models import LIVE_GAMES, STAKES_LADDER, Hand, Seat, SeatRequest, Table
 
 log = logging.getLogger("tables.services")
@@ -175,17 +175,29 @@ def _variant_or_none(game: str) -> Any:
 
 
 def _lock_table(table_id: int) -> Table:
-    try:
-        return Table.objects.select_for_update().get(id=table_id)
-    except Table.DoesNotExist as exc:
-        raise TableError(_("No such table.")) from exc
+    table = hotsql.first(Table, "lock table", lambda: Table.objects.select_for_update().filter(id=table_id)[:1],
+                         [table_id])
+    if table is None:
+        raise TableError(_("No such table."))
+    return table
+
+
+def _latest_hand(table: Table) -> Hand | None:
+    return hotsql.first(Hand, "latest hand", lambda: Hand.objects.filter(table_id=table.id).order_by("-number")[:1],
+                        [table.id])
 
 
 def _current_hand(table: Table) -> Hand | None:
-    hand = Hand.objects.filter(table=table).order_by("-number").first()
+    hand = _latest_hand(table)
     if hand is None or hand.ended is not None:
         return None
     return hand
+
+
+def _seat_of(table: Table, user: AbstractBaseUser) -> Seat | None:
+    return hotsql.first(Seat, "seat of user",
+                        lambda: Seat.objects.filter(table_id=table.id, user_id=user.pk).order_by("pk")[:1],
+                        [table.id, user.pk])
 
 
 def _bump(table: Table) -> int:
@@ -406,7 +418,7 @@ def table_act(*, table_id: int, user: AbstractBaseUser, message: dict[str, Any])
                 raise StaleVersion(_("The table has moved on; here is the latest picture."))
         elif version != table.version:
             raise StaleVersion(_("The table has moved on; here is the latest picture."))
-        seat = Seat.objects.filter(table=table, user=user).first()
+        seat = _seat_of(table, user)
         if seat is None:
             raise TableError(_("You are not seated at this table."))
         if table.club_id is not None and not club_selectors.is_member(club_id=table.club_id, user=user):
@@ -628,7 +640,7 @@ def _deal_soon(table: Table) -> None:
     (the wait lets a third player sit down before the first two are dealt in)."""
     if table.status != Table.Status.OPEN or table.next_hand_at is not None:
         return
-    latest = Hand.objects.filter(table=table).order_by("-number").first()
+    latest = _latest_hand(table)
     if latest is not None and latest.deadline is not None:
         return  # the showdown pause is running; its end deals
     if len(_ready_seats(table)) < 2:
@@ -740,7 +752,7 @@ def table_expire(*, table_id: int, version: int | None = None, now: dt.datetime 
         table = _lock_table(table_id)
         if version is not None and version != table.version:
             return False
-        hand = Hand.objects.filter(table=table).order_by("-number").first()
+        hand = _latest_hand(table)
         if hand is not None and hand.ended is None:
             if hand.deadline is None or hand.deadline > now:
                 return False

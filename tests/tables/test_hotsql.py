@@ -1,0 +1,44 @@
+"""The writers' hot reads, compiled once, read what the querysets they stand for read."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import transaction
+
+from tables import hotsql, services
+from tables.models import Hand, Seat, Table
+from tests.tables.helpers import play_passively, seated_table
+
+pytestmark = pytest.mark.django_db
+
+
+def test_the_compiled_reads_match_the_orm() -> None:
+    table, users = seated_table()
+    play_passively(table)  # a finished hand: its JSON result and end time are read too
+    with transaction.atomic():
+        locked = services._lock_table(table.id)
+    orm = Table.objects.get(id=table.id)
+    assert [getattr(locked, f.attname) for f in Table._meta.concrete_fields] == \
+        [getattr(orm, f.attname) for f in Table._meta.concrete_fields]
+    latest = services._latest_hand(orm)
+    expected = Hand.objects.filter(table=orm).order_by("-number").first()
+    assert latest is not None and expected is not None and latest.number == expected.number
+    assert latest.state == expected.state and latest.players == expected.players  # JSON columns converted
+    assert latest.deadline == expected.deadline and latest.ended == expected.ended is not None
+    assert latest.result == expected.result and latest.result
+    for u in users:
+        seat = services._seat_of(orm, u)
+        assert seat is not None and seat == Seat.objects.get(table=orm, user=u) and seat.stack == Seat.objects.get(pk=seat.pk).stack
+
+
+def test_no_row_and_a_missing_table() -> None:
+    table, users = seated_table(n=2)
+    other, _ = seated_table(n=2)
+    assert services._seat_of(other, users[0]) is None
+    with pytest.raises(services.TableError), transaction.atomic():
+        services._lock_table(10**9)
+
+
+def test_a_shape_must_take_the_parameters_given() -> None:
+    with pytest.raises(ValueError):
+        hotsql.first(Table, "test: wrong parameters", lambda: Table.objects.filter(id=1, version=2)[:1], [1])
