@@ -210,8 +210,8 @@ def _bump(table: Table) -> int:
         if deadline is not None:
             _schedule_at(table, deadline)
     table.version += 1
-    table.save(update_fields=["version", "button_seat", "hands_played", "status", "pause_after_hand", "next_hand_at",
-                              "close_after_hand", "timer_at"])
+    hotsql.save(table, ["version", "button_seat", "hands_played", "status", "pause_after_hand", "next_hand_at",
+                        "close_after_hand", "timer_at"])
     version = table.version
     table_id = table.id
     transaction.on_commit(lambda: _changed(table_id, version))
@@ -533,7 +533,7 @@ def _after_engine_step(table: Table, hand: Hand, state: Any) -> None:
         # A new decision (or a new phase) starts a new clock; swaps during arrangement don't.
         hand.clock = clock
         hand.deadline = now + dt.timedelta(seconds=_clock_seconds(clock, table.speed)) if clock else None
-    hand.save(update_fields=["state", "clock", "deadline"])
+    hotsql.save(hand, ["state", "clock", "deadline"])
     _schedule_expiry(table, hand)
 
 

@@ -789,6 +789,8 @@ class PatchPatchState:
         bet = self._bet
         result = self.result
         shown = set(result.shown) if result is not None else set()
+        # The viewer's own hands appear twice (their seat, and "you"): evaluated once.
+        own_hands = self._hands_json(seat) if seat is not None else None
         players = []
         for i in range(self.n):
             visible = i == seat or i in shown
@@ -808,7 +810,7 @@ class PatchPatchState:
                     "on_break": i in self.breaks,
                     "shown": i in shown,
                     "cards": [str(c) for c in self._hands[i]] if visible else None,
-                    "hands": self._hands_json(i) if visible else None,
+                    "hands": (own_hands if i == seat else self._hands_json(i)) if visible else None,
                 }
             )
         legal = [la.to_json() for la in self.legal_actions(seat)] if seat is not None else []
@@ -839,7 +841,7 @@ class PatchPatchState:
             view["you"] = {
                 "seat": seat,
                 "cards": [str(c) for c in self._hands[seat]],
-                "hands": self._hands_json(seat),
+                "hands": own_hands,
                 "arranging": self.phase == "arrange" and seat in self.actors(),
                 "legal_actions": legal,
             }

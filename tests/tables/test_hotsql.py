@@ -42,3 +42,27 @@ def test_no_row_and_a_missing_table() -> None:
 def test_a_shape_must_take_the_parameters_given() -> None:
     with pytest.raises(ValueError):
         hotsql.first(Table, "test: wrong parameters", lambda: Table.objects.filter(id=1, version=2)[:1], [1])
+
+
+def test_save_writes_what_the_orm_would_and_refuses_a_missing_row() -> None:
+    import datetime as dt
+
+    from django.db import DatabaseError
+    from django.utils import timezone
+
+    table, _users = seated_table(n=2)
+    hand = services._latest_hand(table)
+    assert hand is not None
+    hand.state = dict(hand.state, note="ünïcode ✓")
+    hand.clock = "decision"
+    when = timezone.now().replace(microsecond=123456) + dt.timedelta(seconds=30)
+    hand.deadline = when
+    hotsql.save(hand, ["state", "clock", "deadline"])
+    again = Hand.objects.get(pk=hand.pk)
+    assert again.state == hand.state and again.clock == "decision" and again.deadline == when
+    hand.deadline = None
+    hotsql.save(hand, ["state", "clock", "deadline"])
+    assert Hand.objects.get(pk=hand.pk).deadline is None
+    ghost = Table(pk=10**9, version=1)
+    with pytest.raises(DatabaseError):
+        hotsql.save(ghost, ["version"])
