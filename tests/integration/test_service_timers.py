@@ -42,6 +42,14 @@ def _fresh(table: Table) -> Table:
     return Table.objects.get(id=table.id)
 
 
+def _first_call(table: Table, hand: Hand, state: Any) -> int:
+    """The first player to act calls; returns the version it made."""
+    return services.table_act(
+        table_id=table.id, user=user_for_index(hand, state.actors()[0]),
+        message={"action": "call", "version": table.version},
+    ).version
+
+
 def test_a_new_hand_sends_its_clock_timer_and_remembers_it(scheduled: list[Any]) -> None:
     table, users = seated_table(n=3)
     hand, _state = current_state(table)
@@ -68,10 +76,7 @@ def test_an_action_whose_clock_ends_later_sends_no_timer(scheduled: list[Any]) -
     table, users = seated_table(n=3)
     hand, state = current_state(table)
     scheduled.clear()
-    services.table_act(
-        table_id=table.id, user=user_for_index(hand, state.actors()[0]),
-        message={"action": "call", "version": table.version},
-    )
+    _first_call(table, hand, state)
     assert scheduled == []
     new_deadline = Hand.objects.get(id=hand.id).deadline
     assert new_deadline > hand.deadline and _fresh(table).timer_at == hand.deadline
@@ -83,12 +88,9 @@ def test_an_action_with_no_pending_timer_sends_one_with_the_committed_version(sc
     Table.objects.filter(id=table.id).update(timer_at=None)  # say the pending timer was lost
     scheduled.clear()
     with transaction.atomic():
-        result = services.table_act(
-            table_id=table.id, user=user_for_index(hand, state.actors()[0]),
-            message={"action": "call", "version": table.version},
-        )
+        version = _first_call(table, hand, state)
     deadline = Hand.objects.get(id=hand.id).deadline
-    assert [(t, v, d) for t, v, d, _c in scheduled] == [(table.id, result.version, deadline.isoformat())]
+    assert [(t, v, d) for t, v, d, _c in scheduled] == [(table.id, version, deadline.isoformat())]
     assert _fresh(table).timer_at == deadline
     assert abs(scheduled[0][3] - (deadline - timezone.now()).total_seconds()) < 1.0
 
@@ -99,12 +101,9 @@ def test_a_clock_that_ends_before_the_pending_timer_gets_its_own(scheduled: list
     later = timezone.now() + dt.timedelta(hours=1)
     Table.objects.filter(id=table.id).update(timer_at=later)
     scheduled.clear()
-    result = services.table_act(
-        table_id=table.id, user=user_for_index(hand, state.actors()[0]),
-        message={"action": "call", "version": table.version},
-    )
+    version = _first_call(table, hand, state)
     deadline = Hand.objects.get(id=hand.id).deadline
-    assert [(t, v, d) for t, v, d, _c in scheduled] == [(table.id, result.version, deadline.isoformat())]
+    assert [(t, v, d) for t, v, d, _c in scheduled] == [(table.id, version, deadline.isoformat())]
     # The timer due in an hour is no longer the pending one: when it fires it changes nothing.
     assert _fresh(table).timer_at == deadline
     before = _fresh(table).version
@@ -118,10 +117,7 @@ def test_the_pending_timer_hands_the_clock_on_to_the_current_version(scheduled: 
     table, users = seated_table(n=3)
     hand, state = current_state(table)
     first_due = _fresh(table).timer_at
-    services.table_act(
-        table_id=table.id, user=user_for_index(hand, state.actors()[0]),
-        message={"action": "call", "version": table.version},
-    )
+    _first_call(table, hand, state)
     current = _fresh(table)
     deadline = Hand.objects.get(id=hand.id).deadline
     scheduled.clear()
