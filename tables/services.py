@@ -187,6 +187,10 @@ def _latest_hand(table: Table) -> Hand | None:
                         [table.id])
 
 
+def _latest_deadline(table: Table) -> dt.datetime | None:
+    return Hand.objects.filter(table=table).order_by("-number").values_list("deadline", flat=True).first()
+
+
 def _current_hand(table: Table) -> Hand | None:
     hand = _latest_hand(table)
     if hand is None or hand.ended is not None:
@@ -206,7 +210,7 @@ def _bump(table: Table) -> int:
         # makes the pending timer's version stale. The pending timer hands the clock on when it
         # fires (table_timer); only when none is pending is the running clock scheduled here, or
         # it would wait for the periodic sweep (seconds late).
-        deadline = Hand.objects.filter(table=table).order_by("-number").values_list("deadline", flat=True).first()
+        deadline = _latest_deadline(table)
         if deadline is not None:
             _schedule_at(table, deadline)
     table.version += 1
@@ -789,7 +793,7 @@ def _hand_on_clock(table_id: int, due: dt.datetime, now: dt.datetime) -> bool:
         table = Table.objects.select_for_update().filter(id=table_id, timer_at=due).first()
         if table is None:
             return False  # another timer is pending for this table: this one was superseded
-        deadline = Hand.objects.filter(table=table).order_by("-number").values_list("deadline", flat=True).first()
+        deadline = _latest_deadline(table)
         if deadline is None or deadline <= now:
             table.timer_at = None
             table.save(update_fields=["timer_at"])
