@@ -784,35 +784,28 @@ def table_expire(*, table_id: int, version: int | None = None, now: dt.datetime 
         return True
 
 
-@retry_when_busy
-def _hand_on_clock(table_id: int, due: dt.datetime, now: dt.datetime) -> bool:
-    """The table's pending timer (due at ``due``) fired and found its version stale or its
-    deadline not reached: schedule the next one for the running clock, with the current version.
-    Returns True when that clock has already run out (the caller applies it)."""
-    with transaction.atomic():
-        table = Table.objects.select_for_update().filter(id=table_id, timer_at=due).first()
-        if table is None:
-            return False  # another timer is pending for this table: this one was superseded
-        deadline = _latest_deadline(table)
-        if deadline is None or deadline <= now:
-            table.timer_at = None
-            table.save(update_fields=["timer_at"])
-            return deadline is not None
-        table.timer_at = deadline
-        table.save(update_fields=["timer_at"])
-        version = table.version
-        transaction.on_commit(lambda: _send_timer(table_id, version, deadline))
-        return False
-
-
 def table_timer(*, table_id: int, version: int | None, due: str | None = None, now: dt.datetime | None = None) -> bool:
     """A timer fired (``tables.expire_clock``): apply the clock if ``version`` is current and
     its deadline passed. A table keeps one timer pending, not one per action: an action whose
     deadline comes after the pending timer schedules none, and the pending timer, when it fires
     on a table that moved on, schedules the next one for the running clock, or applies that
     clock when it has run out already. A timer that is not the table's pending one (``due``
-    differs, or none is given) changes nothing when stale. Returns True when something changed."""
-    if table_expire(table_id=table_id, version=version, now=now):
+    differs, or none is given) changes nothing when stale. Returns True when something changed.
+
+    Most timers that fire find the table moved on, so that case takes one read and at most one
+    conditional UPDATE, without the row lock: a writer that changes the clock meanwhile also
+    changes ``timer_at``, and then the UPDATE matches nothing and this timer steps aside.
+    """
+    from django.db.models import OuterRef, Subquery
+
+    now = now or timezone.now()
+    latest = Hand.objects.filter(table_id=OuterRef("id")).order_by("-number").values("deadline")[:1]
+    row = (Table.objects.filter(id=table_id).annotate(latest_deadline=Subquery(latest))
+           .values_list("version", "timer_at", "latest_deadline").first())
+    if row is None:
+        return False
+    current, timer_at, deadline = row
+    if (version is None or version == current) and table_expire(table_id=table_id, version=version, now=now):
         return True
     if due is None:
         return False
@@ -821,8 +814,14 @@ def table_timer(*, table_id: int, version: int | None, due: str | None = None, n
     except (TypeError, ValueError):
         log.warning("table %s: a timer with an unreadable due time %r", table_id, due)
         return False
-    if _hand_on_clock(table_id, due_at, now or timezone.now()):
-        return table_expire(table_id=table_id, now=now)
+    if timer_at != due_at:
+        return False  # another timer is pending for this table: this one was superseded
+    if deadline is None or deadline <= now:
+        cleared = Table.objects.filter(id=table_id, timer_at=due_at).update(timer_at=None)
+        # The running clock has run out (a change that set no clock moved the version on).
+        return bool(cleared) and deadline is not None and table_expire(table_id=table_id, now=now)
+    if Table.objects.filter(id=table_id, timer_at=due_at).update(timer_at=deadline):
+        _send_timer(table_id, current, deadline)
     return False
 
 
