@@ -748,9 +748,9 @@ def table_expire(*, table_id: int, version: int | None = None, now: dt.datetime 
     table's version and the deadline has really passed. Returns True when something changed."""
     now = now or timezone.now()
     if version is not None and not Table.objects.filter(id=table_id, version=version).exists():
-        # Most timers are stale (every action schedules one and moves the table on): answer
-        # those with one plain read, without taking the row lock, which would queue them with
-        # the players' actions and write a lock record. Checked again under the lock below.
+        # A stale version (a timer sent straight to the worker, a duplicate delivery): answer it
+        # with one plain read, without taking the row lock, which would queue it with the
+        # players' actions and write a lock record. Checked again under the lock below.
         return False
     with transaction.atomic():
         table = _lock_table(table_id)
