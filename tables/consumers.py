@@ -146,11 +146,14 @@ class TableConsumer(AsyncWebsocketConsumer):
         version = event.get("version")
         if isinstance(version, int) and version <= self.last_version:
             return
-        await self.send_snapshot(hint=version if isinstance(version, int) else None)
+        if not isinstance(version, int):
+            await self.send_snapshot()
+            return
+        await self.send_snapshot(hint=version, hand_only=event.get("hand_only") is True)
 
-    async def send_snapshot(self, force: bool = False, hint: int | None = None) -> None:
+    async def send_snapshot(self, force: bool = False, hint: int | None = None, hand_only: bool = False) -> None:
         user = self.scope.get("user")
-        snap = await _db(_render)(self.table_id, user, self.language, hint)
+        snap = await _db(_render)(self.table_id, user, self.language, hint, hand_only)
         if snap is None:
             await self.send_error(gettext_noop("This table no longer exists."), translate=True)
             await self.close(code=4404)
@@ -220,9 +223,10 @@ def _act(table_id: int, user: Any, message: dict[str, Any], language: str) -> in
         return services.table_act(table_id=table_id, user=user, message=message).version
 
 
-def _render(table_id: int, user: Any, language: str, hint: int | None = None) -> dict[str, Any] | None:
+def _render(table_id: int, user: Any, language: str, hint: int | None = None,
+            hand_only: bool = False) -> dict[str, Any] | None:
     with translation.override(language):
-        return selectors.table_snapshot(table_id=table_id, user=user, version_hint=hint)
+        return selectors.table_snapshot(table_id=table_id, user=user, version_hint=hint, hand_only=hand_only)
 
 
 def _query_param(scope: dict[str, Any], name: str) -> str:

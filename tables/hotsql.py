@@ -61,3 +61,59 @@ def save(obj: Model, fields: Sequence[str]) -> None:
         cursor.execute(sql, params)
         if cursor.rowcount != 1:
             raise DatabaseError(f"{meta.label} {obj.pk}: the update changed {cursor.rowcount} rows")
+
+
+_JOINED: dict[str, tuple[str, list[Any], list[Any]]] = {}
+
+
+def _columns(model: type[Model], alias: str) -> tuple[list[str], list[Any]]:
+    """The select list of ``model``'s concrete fields under ``alias``, and for each column the
+    converters the ORM would apply to its value (JSON text to objects, SQLite's dates...)."""
+    qn = connection.ops.quote_name
+    selects, converters = [], []
+    for f in model._meta.concrete_fields:
+        selects.append(f"{qn(alias)}.{qn(f.column)}")
+        col = f.get_col(alias)
+        converters.append((f, connection.ops.get_db_converters(col) + f.get_db_converters(connection), col))
+    return selects, converters
+
+
+def _build(model: type[M], converters: list[Any], values: Sequence[Any]) -> M:
+    row = []
+    for (f, convs, col), value in zip(converters, values, strict=True):
+        for conv in convs:
+            value = conv(value, col, connection)
+        row.append(value)
+    return model.from_db(connection.alias, [f.attname for f, _c, _e in converters], row)
+
+
+def table_and_latest_hand(table_id: int) -> tuple[Any, Any] | None:
+    """The table row and its latest hand (or None), in ONE statement, so both are as of the same
+    moment: a hand read after the table could already hold a later version's change. None when
+    the table does not exist. What a viewer's read of a new version starts with."""
+    from tables.models import Hand, Table
+
+    entry = _JOINED.get(connection.vendor)
+    if entry is None:
+        qn = connection.ops.quote_name
+        t_cols, t_conv = _columns(Table, "t")
+        h_cols, h_conv = _columns(Hand, "h")
+        hand_table, table_table = qn(Hand._meta.db_table), qn(Table._meta.db_table)
+        number, table_fk = qn(Hand._meta.get_field("number").column), qn(Hand._meta.get_field("table").column)
+        sql = (f"SELECT {', '.join(t_cols + h_cols)} FROM {table_table} t LEFT JOIN {hand_table} h "
+               f"ON h.{table_fk} = t.{qn(Table._meta.pk.column)} AND h.{number} = "
+               f"(SELECT MAX(m.{number}) FROM {hand_table} m WHERE m.{table_fk} = t.{qn(Table._meta.pk.column)}) "
+               f"WHERE t.{qn(Table._meta.pk.column)} = %s")
+        entry = _JOINED[connection.vendor] = (sql, t_conv, h_conv)
+    sql, t_conv, h_conv = entry
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [table_id])
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    n = len(t_conv)
+    table = _build(Table, t_conv, row[:n])
+    hand = _build(Hand, h_conv, row[n:]) if row[n] is not None else None
+    if hand is not None:
+        hand._state.fields_cache["table"] = table
+    return table, hand

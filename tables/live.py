@@ -204,8 +204,13 @@ async def _watch_redis(on_trouble: Callable[[bool], Awaitable[None]]) -> None:
         await asyncio.sleep(WATCH_EVERY)
 
 
-def broadcast_table_changed(table_id: int, version: int) -> None:
-    _send_group(table_group(table_id), {"type": "table.changed", "table_id": table_id, "version": version})
+def broadcast_table_changed(table_id: int, version: int, *, hand_only: bool = False) -> None:
+    """``hand_only``: the change was an action inside a hand, which changes only the hand and
+    the table's version: a process that drew the version before reuses its seats."""
+    message: dict[str, Any] = {"type": "table.changed", "table_id": table_id, "version": version}
+    if hand_only:
+        message["hand_only"] = True
+    _send_group(table_group(table_id), message)
 
 
 def broadcast_access_changed(table_id: int, user_id: int) -> None:

@@ -111,7 +111,8 @@ def lobby_tables() -> list[Any]:
     )
 
 
-def table_snapshot(*, table_id: int, user: Any, version_hint: int | None = None) -> dict[str, Any] | None:
+def table_snapshot(*, table_id: int, user: Any, version_hint: int | None = None,
+                   hand_only: bool = False) -> dict[str, Any] | None:
     """Everything one viewer may see of a table, rendered: ``{"type": "state", "version", "html",
     "clock", "deadline"}``. The engine's ``view_for`` removes every card this viewer may not see.
 
@@ -120,7 +121,7 @@ def table_snapshot(*, table_id: int, user: Any, version_hint: int | None = None)
     again and what it read is drawn (a version after that has its own message on the way)."""
     from django.template.loader import render_to_string
 
-    context = table_context(table_id=table_id, user=user, version_hint=version_hint)
+    context = table_context(table_id=table_id, user=user, version_hint=version_hint, hand_only=hand_only)
     if context is None:
         return None
     html = render_to_string("table.html#table", context)
@@ -150,7 +151,8 @@ def _deadline(hand: Any, table: Any) -> float | None:
 # Table.version in the same transaction as its change (tables.services), so an entry is right
 # for exactly as long as its version is current. The key carries the table's invite code too, so
 # a reused row id (a test database rolled back) can never match an old entry. A display name
-# edited mid-hand shows from the table's next version.
+# edited mid-hand shows from the next version that reads the seats again (the hand's end at the
+# latest): an action inside a hand reuses the seats of the version before.
 _SHARED: dict[int, tuple[tuple[int, str], dict[str, Any]]] = {}
 SHARED_READS_MAX_TABLES = 4096
 
@@ -159,7 +161,11 @@ def clear_shared_reads() -> None:
     _SHARED.clear()
 
 
-def _shared_reads(table: Any) -> dict[str, Any]:
+def _shared_reads(table: Any, hand: Any, *, hand_only: bool = False) -> dict[str, Any]:
+    """The reads of ``table`` at its version, ``hand`` its latest hand read in the same statement
+    (``hotsql.table_and_latest_hand``). ``hand_only``: this version changed only the table row
+    and the hand from the version before (the group message said so, for an action inside a
+    hand); when this process holds that version, its seats are this one's too."""
     from django.urls import reverse
 
     from rules_engine.games import get_variant
@@ -169,14 +175,19 @@ def _shared_reads(table: Any) -> dict[str, Any]:
     entry = _SHARED.get(table.id)
     if entry is not None and entry[0] == key:
         return entry[1]
-    seats = list(Seat.objects.filter(table=table).select_related("user", "user__profile").order_by("seat_no"))
-    hand = Hand.objects.filter(table=table).order_by("-number").first()
+    before = entry[1] if entry is not None and entry[0][1] == table.invite_code else None
+    if (hand_only and before is not None and entry is not None and entry[0][0] == table.version - 1
+            and hand is not None and hand.ended is None and before["hand"] is not None
+            and before["hand"].pk == hand.pk):
+        seats = before["seats"]
+    else:
+        seats = list(Seat.objects.filter(table=table).select_related("user", "user__profile").order_by("seat_no"))
     state = get_variant(table.game).from_json(hand.state) if hand is not None else None
     # The finished hands change only when the latest hand ends or a new one is dealt: most
     # versions (every action inside a hand) take them from the version before.
     recent_key = (hand.number, hand.ended is not None) if hand is not None else None
-    if entry is not None and entry[0][1] == table.invite_code and entry[1]["recent_key"] == recent_key:
-        recent = entry[1]["recent"]
+    if before is not None and before["recent_key"] == recent_key:
+        recent = before["recent"]
     else:
         recent = list(Hand.objects.filter(table=table, ended__isnull=False).order_by("-number")
                       .values("id", "number", "ended")[:10])
@@ -184,7 +195,7 @@ def _shared_reads(table: Any) -> dict[str, Any]:
             h["href"] = reverse("hand_history", args=[table.id, h["number"]])
             h["phh_href"] = reverse("hand_history_phh", args=[table.id, h["number"]])
     # The "last hands" list drawn once per language for as long as the list stays the same.
-    recent_html = entry[1]["recent_html"] if recent is (entry[1]["recent"] if entry else None) else {}
+    recent_html = before["recent_html"] if before is not None and recent is before["recent"] else {}
     reads = {"table": table, "seats": seats, "hand": hand, "state": state, "recent": recent, "recent_key": recent_key,
              "recent_html": recent_html}
     if len(_SHARED) >= SHARED_READS_MAX_TABLES:
@@ -212,23 +223,27 @@ def prime_shared_reads(*, table: Any, hand: Any, state: Any) -> bool:
     return True
 
 
-def table_context(*, table_id: int, user: Any, version_hint: int | None = None) -> dict[str, Any] | None:
-    """What one viewer sees of a table, shaped for ``table.html`` (see ``tables.presenter``)."""
-    from tables.models import Table
+def table_context(*, table_id: int, user: Any, version_hint: int | None = None,
+                  hand_only: bool = False) -> dict[str, Any] | None:
+    """What one viewer sees of a table, shaped for ``table.html`` (see ``tables.presenter``).
+    ``hand_only``: the version ``version_hint`` changed only the table row and the hand (see
+    ``_shared_reads``)."""
+    from tables import hotsql
     from tables.presenter import present
 
-    table = None
+    reads = None
     if version_hint is not None:
         entry = _SHARED.get(table_id)
         # The version named, or a later one this process holds already (a message for V that
         # arrives after V+1 was read): the viewer draws the later one and skips its message.
         if entry is not None and entry[0][0] >= version_hint:
-            table = entry[1]["table"]
-    if table is None:
-        table = Table.objects.filter(id=table_id).first()
-    if table is None:
-        return None
-    reads = _shared_reads(table)
+            reads = entry[1]
+    if reads is None:
+        read = hotsql.table_and_latest_hand(table_id)
+        if read is None:
+            return None
+        reads = _shared_reads(read[0], read[1], hand_only=hand_only and read[0].version == version_hint)
+    table = reads["table"]
     seats, hand, state = reads["seats"], reads["hand"], reads["state"]
     my_seat = None
     if user is not None and getattr(user, "is_authenticated", False):

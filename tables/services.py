@@ -218,7 +218,8 @@ def _bump(table: Table) -> int:
                         "close_after_hand", "timer_at"])
     version = table.version
     table_id = table.id
-    transaction.on_commit(lambda: _changed(table_id, version))
+    hand_only = bool(getattr(table, "_hand_only", False))
+    transaction.on_commit(lambda: _changed(table_id, version, hand_only))
     return version
 
 
@@ -450,6 +451,9 @@ def table_act(*, table_id: int, user: AbstractBaseUser, message: dict[str, Any])
             _apply_engine(table, hand, state, idx, message)
             if hand.ended is None:
                 transaction.on_commit(functools.partial(_prime_reads, table, hand, state))
+                # Only the hand and the table row change: the other processes' viewers may
+                # reuse the seats they read for the version before (selectors._shared_reads).
+                table._hand_only = True  # type: ignore[attr-defined]
         new_version = _bump(table)
     return ActResult(version=new_version)
 
@@ -881,10 +885,10 @@ def _send_timer(table_id: int, version: int | None, due: dt.datetime | None, at:
         log.exception("could not schedule the timer of table %s", table_id)
 
 
-def _changed(table_id: int, version: int) -> None:
+def _changed(table_id: int, version: int, hand_only: bool = False) -> None:
     from tables.live import broadcast_table_changed
 
-    broadcast_table_changed(table_id, version)
+    broadcast_table_changed(table_id, version, hand_only=hand_only)
 
 
 def _lobby_changed() -> None:

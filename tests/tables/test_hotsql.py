@@ -66,3 +66,33 @@ def test_save_writes_what_the_orm_would_and_refuses_a_missing_row() -> None:
     ghost = Table(pk=10**9, version=1)
     with pytest.raises(DatabaseError):
         hotsql.save(ghost, ["version"])
+
+
+def test_the_table_and_its_latest_hand_in_one_read_match_the_orm() -> None:
+    table, _users = seated_table()
+    first = Hand.objects.filter(table=table).order_by("-number").first()
+    assert first is not None
+    play_passively(table)  # hand 1 finished (JSON result, end time)
+    read = hotsql.table_and_latest_hand(table.id)
+    assert read is not None
+    got_table, got_hand = read
+    orm_table = Table.objects.get(id=table.id)
+    assert [getattr(got_table, f.attname) for f in Table._meta.concrete_fields] == \
+        [getattr(orm_table, f.attname) for f in Table._meta.concrete_fields]
+    latest = Hand.objects.filter(table=table).order_by("-number").first()
+    assert got_hand is not None and latest is not None
+    assert [getattr(got_hand, f.attname) for f in Hand._meta.concrete_fields] == \
+        [getattr(latest, f.attname) for f in Hand._meta.concrete_fields]
+    assert got_hand.table is got_table  # no query for it
+    finished = Hand.objects.get(table=table, number=first.number)
+    assert finished.ended is not None and finished.result
+
+
+def test_the_one_read_of_a_table_with_no_hand_and_of_no_table() -> None:
+    from tests.tables.helpers import make_user
+
+    creator = make_user("solo")
+    table = services.table_create(name="Empty", small_blind=5, big_blind=10, creator=creator)
+    read = hotsql.table_and_latest_hand(table.id)
+    assert read is not None and read[0].id == table.id and read[0].version == table.version and read[1] is None
+    assert hotsql.table_and_latest_hand(10**9) is None

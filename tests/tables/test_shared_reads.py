@@ -123,3 +123,92 @@ def test_the_last_hands_list_is_drawn_per_language_and_follows_the_hands() -> No
                 heading = translation.gettext("Last hands")
             assert heading in snap["html"]
     assert len({pictures["en"], pictures["he"], pictures["ru"]}) == 3
+
+
+def _act_once(table, version):  # type: ignore[no-untyped-def]
+    hand, state = current_state(table)
+    idx = state.actors()[0]
+    kinds = [a.kind for a in state.legal_actions(idx)]
+    choice = next(k for k in ("done", "check", "call") if k in kinds)
+    return services.table_act(table_id=table.id, user=user_for_index(hand, idx),
+                              message={"action": choice, "version": version}).version
+
+
+@pytest.mark.django_db(transaction=True)
+def test_another_process_told_hand_only_reads_one_row_and_draws_what_the_database_says(
+    django_assert_max_num_queries,  # type: ignore[no-untyped-def]
+) -> None:
+    """The process that did not write holds version V-1; the group message for V says "only the
+    hand changed": it reads the table and hand in one statement, reuses V-1's seats, and draws
+    exactly what a fresh read draws."""
+    table, users = seated_table()
+    checked = 0
+    for _ in range(6):
+        selectors.clear_shared_reads()
+        before = selectors.table_snapshot(table_id=table.id, user=users[0])
+        assert before is not None
+        held = dict(selectors._SHARED)  # what the other process holds: version V-1
+        new = _act_once(table, before["version"])
+        hand, _state = current_state(table)
+        if hand.ended is not None:
+            break
+        selectors._SHARED.clear()
+        selectors._SHARED.update(held)
+        with django_assert_max_num_queries(1):
+            told = [selectors.table_snapshot(table_id=table.id, user=u, version_hint=new, hand_only=True) for u in users]
+        assert selectors._SHARED[table.id][1]["seats"] is held[table.id][1]["seats"]
+        selectors.clear_shared_reads()
+        fresh = [selectors.table_snapshot(table_id=table.id, user=u) for u in users]
+        for a, b in zip(told, fresh, strict=True):
+            assert a is not None and b is not None and a["version"] == b["version"] == new
+            assert a["html"] == b["html"] and a["deadline"] == b["deadline"]
+        checked += 1
+    assert checked >= 3
+
+
+@pytest.mark.django_db(transaction=True)
+def test_hand_only_is_not_trusted_for_a_later_version_or_without_the_version_before() -> None:
+    table, users = seated_table()
+    selectors.clear_shared_reads()
+    v0 = selectors.table_snapshot(table_id=table.id, user=users[0])
+    assert v0 is not None
+    held = dict(selectors._SHARED)
+    v1 = _act_once(table, v0["version"])
+    # Someone's stack changes outside a hand's action (as a settled hand or added chips would),
+    # and the table moves on to v2: a message for v1 that says "hand only" must not make this
+    # process reuse v0's seats for v2.
+    from tables.models import Seat, Table
+
+    seat = Seat.objects.filter(table=table).order_by("seat_no").first()
+    assert seat is not None
+    Seat.objects.filter(pk=seat.pk).update(stack=seat.stack + 7)
+    Table.objects.filter(pk=table.pk).update(version=v1 + 1)
+    selectors._SHARED.clear()
+    selectors._SHARED.update(held)
+    snap = selectors.table_snapshot(table_id=table.id, user=users[0], version_hint=v1, hand_only=True)
+    assert snap is not None and snap["version"] == v1 + 1
+    assert selectors._SHARED[table.id][1]["seats"] is not held[table.id][1]["seats"]
+    assert [s.stack for s in selectors._SHARED[table.id][1]["seats"]] == \
+        [s.stack for s in Seat.objects.filter(table=table).order_by("seat_no")]
+    # Without the version before, everything is read.
+    selectors.clear_shared_reads()
+    again = selectors.table_snapshot(table_id=table.id, user=users[0], version_hint=v1 + 1, hand_only=True)
+    assert again is not None and again["version"] == v1 + 1
+
+
+def test_the_group_message_says_hand_only_for_an_action_inside_a_hand_only(
+    django_capture_on_commit_callbacks, monkeypatch,  # type: ignore[no-untyped-def]
+) -> None:
+    from tables import live
+
+    sent: list[tuple[int, bool]] = []
+    monkeypatch.setattr(live, "broadcast_table_changed",
+                        lambda table_id, version, *, hand_only=False: sent.append((version, hand_only)))
+    table, users = seated_table()
+    hand, state = current_state(table)
+    with django_capture_on_commit_callbacks(execute=True):
+        v1 = _act_once(table, table.version)
+    assert sent[-1] == (v1, True)
+    with django_capture_on_commit_callbacks(execute=True):
+        v2 = services.table_act(table_id=table.id, user=users[0], message={"action": "sit_out", "version": v1}).version
+    assert sent[-1] == (v2, False)
