@@ -80,11 +80,21 @@ def _columns(model: type[Model], alias: str) -> tuple[list[str], list[Any]]:
 
 def _build(model: type[M], converters: list[Any], values: Sequence[Any]) -> M:
     row = []
-    for (f, convs, col), value in zip(converters, values, strict=True):
+    for (_field, convs, col), value in zip(converters, values, strict=True):
         for conv in convs:
             value = conv(value, col, connection)
         row.append(value)
-    return model.from_db(connection.alias, [f.attname for f, _c, _e in converters], row)
+    return model.from_db(connection.alias, _attnames(model), row)
+
+
+def _attnames(model: type[Model]) -> list[str]:
+    names = _ATTNAMES.get(model)
+    if names is None:
+        names = _ATTNAMES[model] = [f.attname for f in model._meta.concrete_fields]
+    return names
+
+
+_ATTNAMES: dict[type[Model], list[str]] = {}
 
 
 def table_and_latest_hand(table_id: int) -> tuple[Any, Any] | None:
