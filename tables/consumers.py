@@ -44,8 +44,13 @@ def _db(func: Any) -> Any:
 
 
 class TableConsumer(AsyncWebsocketConsumer):
+    # A table socket has no channel of its own: the table's group messages reach this process
+    # once, through its fan-out (``_Fanout`` below), which draws every local viewer of the table
+    # in one go. Naming a layer that is not configured is how Channels makes a consumer without
+    # a channel.
+    channel_layer_alias = "none: table sockets listen through the process's fan-out"
+
     table_id: int
-    group: str
     last_version: int
     language: str
 
@@ -65,12 +70,12 @@ class TableConsumer(AsyncWebsocketConsumer):
         if not allowed:
             await self.close(code=4404)
             return
-        self.group = table_group(self.table_id)
         self.last_version = -1
         self.language = _language(self.scope)
         self._tokens = float(RATE_CAPACITY)
         self._last_refill = time.monotonic()
-        await self.channel_layer.group_add(self.group, self.channel_name)
+        self._fanout = await _fanout()
+        await self._fanout.join(self)
         await self.accept()
         _open.add(self)
         start_redis_watch(_after_redis_trouble)
@@ -78,19 +83,18 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def disconnect(self, code: int) -> None:
         _open.discard(self)
-        if getattr(self, "group", None):
-            await self.channel_layer.group_discard(self.group, self.channel_name)
+        fanout = getattr(self, "_fanout", None)
+        if fanout is not None:
+            await fanout.leave(self)
 
-    async def rejoin(self, lost: bool, version: int | None) -> None:
-        """After Redis trouble (see ``tables.live``): join the group again if Redis lost it, and
-        send the viewer the table if it moved on meanwhile."""
+    async def resync(self, version: int | None) -> None:
+        """After Redis trouble (see ``tables.live``): send the viewer the table if it moved on
+        meanwhile (the fan-out has joined its groups again)."""
         try:
-            if lost:
-                await self.channel_layer.group_add(self.group, self.channel_name)
             if version is not None and version > self.last_version:
                 await self.send_snapshot()
         except Exception:
-            log.exception("table %s: could not rejoin after Redis trouble", self.table_id)
+            log.exception("table %s: could not resync after Redis trouble", self.table_id)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if not self._take_token():
@@ -142,18 +146,14 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.send_error(gettext_noop("You are no longer a member of this club."), translate=True)
             await self.close(code=4403)
 
-    async def table_changed(self, event: dict[str, Any]) -> None:
-        version = event.get("version")
-        if isinstance(version, int) and version <= self.last_version:
-            return
-        if not isinstance(version, int):
-            await self.send_snapshot()
-            return
-        await self.send_snapshot(hint=version, hand_only=event.get("hand_only") is True)
-
     async def send_snapshot(self, force: bool = False, hint: int | None = None, hand_only: bool = False) -> None:
         user = self.scope.get("user")
         snap = await _db(_render)(self.table_id, user, self.language, hint, hand_only)
+        await self.deliver(snap, force=force)
+
+    async def deliver(self, snap: dict[str, Any] | None, force: bool = False) -> None:
+        """Send a picture drawn for this viewer, unless it already holds that version or a later
+        one (``force``: send it anyway, as an answer to its request)."""
         if snap is None:
             await self.send_error(gettext_noop("This table no longer exists."), translate=True)
             await self.close(code=4404)
@@ -204,11 +204,196 @@ _open: weakref.WeakSet[TableConsumer] = weakref.WeakSet()
 
 
 async def _after_redis_trouble(lost: bool) -> None:
+    fanout = _FANOUT
+    if lost and fanout is not None and fanout.loop is asyncio.get_running_loop():
+        await fanout.rejoin()
     consumers = list(_open)
     if not consumers:
         return
     versions = await _db(_versions)(sorted({c.table_id for c in consumers}))
-    await asyncio.gather(*(c.rejoin(lost, versions.get(c.table_id)) for c in consumers))
+    await asyncio.gather(*(c.resync(versions.get(c.table_id)) for c in consumers))
+
+
+# -- The fan-out: one channel per process for all its table sockets ---------------------------
+#
+# With a channel per socket, a table's three players cost every action three group messages,
+# three reads from Redis and three hops to a thread to draw. The fan-out joins each table's group
+# once per process (while any socket of the process watches that table), and on "table N is at
+# version V" draws every local viewer of N in one hop and sends each its own picture. A table
+# whose pictures are still being drawn when its next message comes draws only the latest version
+# after them (a viewer that skips a version gets the later, complete picture). If its receive
+# fails (Redis restarting), it waits a moment, joins its groups again and resyncs its sockets,
+# rather than closing them.
+
+
+class _Watched:
+    """One table as the fan-out watches it."""
+
+    __slots__ = ("busy", "consumers", "joined", "lock", "want")
+
+    def __init__(self) -> None:
+        self.consumers: weakref.WeakSet[TableConsumer] = weakref.WeakSet()
+        self.lock = asyncio.Lock()  # joins and leaves of the group, one at a time
+        self.joined = False
+        self.busy = False  # pictures being drawn
+        self.want: tuple[int, bool] | None = None  # the latest version that came meanwhile
+
+
+class _Fanout:
+    def __init__(self, layer: Any, loop: asyncio.AbstractEventLoop) -> None:
+        self.layer = layer
+        self.loop = loop
+        self.channel = ""
+        self.tables: dict[int, _Watched] = {}
+        self.task: asyncio.Task[None] | None = None
+        self._tasks: set[asyncio.Task[Any]] = set()
+
+    async def start(self) -> None:
+        self.channel = await self.layer.new_channel()
+        self.task = self.loop.create_task(self._listen(), name="table-fanout")
+
+    def alive(self) -> bool:
+        return self.task is not None and not self.task.done() and not self.loop.is_closed()
+
+    async def join(self, consumer: TableConsumer) -> None:
+        watched = self.tables.get(consumer.table_id)
+        if watched is None:
+            watched = self.tables[consumer.table_id] = _Watched()
+        watched.consumers.add(consumer)
+        try:
+            async with watched.lock:
+                if not watched.joined:
+                    await self.layer.group_add(table_group(consumer.table_id), self.channel)
+                    watched.joined = True
+        except BaseException:
+            watched.consumers.discard(consumer)
+            raise
+
+    async def leave(self, consumer: TableConsumer) -> None:
+        watched = self.tables.get(consumer.table_id)
+        if watched is None:
+            return
+        watched.consumers.discard(consumer)
+        if len(watched.consumers):
+            return
+        async with watched.lock:
+            if len(watched.consumers) or not watched.joined:
+                return
+            try:
+                await self.layer.group_discard(table_group(consumer.table_id), self.channel)
+            except Exception:  # the membership expires by itself; a stray message is ignored
+                log.warning("table %s: could not leave its group", consumer.table_id, exc_info=True)
+            watched.joined = False
+            if not len(watched.consumers) and self.tables.get(consumer.table_id) is watched:
+                del self.tables[consumer.table_id]
+
+    async def rejoin(self) -> None:
+        """Join every watched table's group again (Redis lost them)."""
+        for table_id, watched in list(self.tables.items()):
+            if not len(watched.consumers):
+                continue
+            try:
+                await self.layer.group_add(table_group(table_id), self.channel)
+            except Exception:
+                log.exception("table %s: could not join its group again", table_id)
+
+    async def _listen(self) -> None:
+        while True:
+            try:
+                message = await self.layer.receive(self.channel)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.warning("the table fan-out could not receive; trying again", exc_info=True)
+                await asyncio.sleep(0.2)
+                self._spawn(_after_redis_trouble(True))
+                continue
+            try:
+                self._dispatch(message)
+            except Exception:
+                log.exception("the table fan-out could not take %r", message)
+
+    def _spawn(self, coro: Any) -> None:
+        task = self.loop.create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def _dispatch(self, message: dict[str, Any]) -> None:
+        table_id = message.get("table_id")
+        watched = self.tables.get(table_id) if isinstance(table_id, int) else None
+        if watched is None:
+            return
+        kind = message.get("type")
+        if kind == "access.changed":
+            for consumer in list(watched.consumers):
+                self._spawn(consumer.access_changed(message))
+            return
+        version = message.get("version")
+        if kind != "table.changed" or not isinstance(version, int) or isinstance(version, bool):
+            return
+        hand_only = message.get("hand_only") is True
+        if watched.busy:
+            if watched.want is None or version > watched.want[0]:
+                watched.want = (version, hand_only)
+            return
+        watched.busy = True
+        self._spawn(self._draw(table_id, watched, version, hand_only))  # type: ignore[arg-type]
+
+    async def _draw(self, table_id: int, watched: _Watched, version: int, hand_only: bool) -> None:
+        try:
+            while True:
+                viewers = [c for c in list(watched.consumers) if c.last_version < version]
+                if viewers:
+                    jobs = [(c.scope.get("user"), c.language) for c in viewers]
+                    try:
+                        snaps = await _db(_render_many)(table_id, jobs, version, hand_only)
+                    except Exception:
+                        log.exception("table %s: could not draw version %s", table_id, version)
+                        snaps = [_FAILED] * len(viewers)
+                    for consumer, snap in zip(viewers, snaps, strict=True):
+                        if snap is _FAILED:
+                            continue  # logged; that viewer resyncs with its next message
+                        try:
+                            await consumer.deliver(snap)
+                        except Exception:
+                            log.warning("table %s: could not send a picture", table_id, exc_info=True)
+                if watched.want is None:
+                    return
+                version, hand_only = watched.want
+                watched.want = None
+        finally:
+            watched.busy = False
+
+
+_FANOUT: _Fanout | None = None
+_FAILED: Any = object()
+
+
+async def _fanout() -> _Fanout:
+    """This process's fan-out, on the running loop and the current channel layer (a test's new
+    loop or layer gets a new one)."""
+    global _FANOUT
+    from channels.layers import get_channel_layer
+
+    loop = asyncio.get_running_loop()
+    layer = get_channel_layer()
+    fanout = _FANOUT
+    if fanout is None or fanout.loop is not loop or fanout.layer is not layer or not fanout.alive():
+        fanout = _FANOUT = _Fanout(layer, loop)
+        await fanout.start()
+    return fanout
+
+
+def _render_many(table_id: int, jobs: list[tuple[Any, str]], hint: int, hand_only: bool) -> list[Any]:
+    """Every local viewer's picture of one table version, in one hop to a thread."""
+    out: list[Any] = []
+    for user, language in jobs:
+        try:
+            out.append(_render(table_id, user, language, hint, hand_only))
+        except Exception:
+            log.exception("table %s: could not draw a viewer's picture", table_id)
+            out.append(_FAILED)
+    return out
 
 
 def _versions(table_ids: list[int]) -> dict[int, int]:

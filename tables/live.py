@@ -216,7 +216,7 @@ def broadcast_table_changed(table_id: int, version: int, *, hand_only: bool = Fa
 def broadcast_access_changed(table_id: int, user_id: int) -> None:
     """Someone may no longer watch this table (they left or were removed from its club): their
     open sockets check again, and close if so."""
-    _send_group(table_group(table_id), {"type": "access.changed", "user_id": user_id})
+    _send_group(table_group(table_id), {"type": "access.changed", "table_id": table_id, "user_id": user_id})
 
 
 def broadcast_lobby_changed() -> None:

@@ -1,0 +1,105 @@
+"""The process's table fan-out: one group membership per table per process however many sockets
+watch it, every socket still gets its own picture, versions only go forward, and a failing
+receive neither kills it nor closes the sockets."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
+
+from tables import consumers, live, services
+from tests.tables.helpers import current_state, seated_table, user_for_index
+from tests.tables.test_consumers import _connect, _drain, _next_state
+
+pytestmark = [pytest.mark.django_db(transaction=True)]
+
+
+def _members(table_id: int) -> set[str]:
+    layer = get_channel_layer()
+    return set(layer.groups.get(live.table_group(table_id), {}))  # the in-memory layer's groups
+
+
+async def _act(table: Any) -> int:
+    def act() -> int:
+        hand, state = current_state(table)
+        idx = state.actors()[0]
+        kinds = [a.kind for a in state.legal_actions(idx)]
+        choice = next(k for k in ("done", "check", "call") if k in kinds)
+        table.refresh_from_db()
+        return services.table_act(table_id=table.id, user=user_for_index(hand, idx),
+                                  message={"action": choice, "version": table.version}).version
+    return await database_sync_to_async(act)()
+
+
+async def test_one_membership_per_table_and_every_socket_gets_its_own_picture() -> None:
+    table, users = await database_sync_to_async(seated_table)(n=3)
+    other, _ = await database_sync_to_async(seated_table)(n=2)
+    comms = [await _connect(table.id, u) for u in users] + [await _connect(table.id)]
+    watcher = await _connect(other.id)
+    for c in comms + [watcher]:
+        await _next_state(c)
+    fanout = consumers._FANOUT
+    assert fanout is not None
+    assert _members(table.id) == {fanout.channel} and _members(other.id) == {fanout.channel}
+    new = await _act(table)
+    pictures = [await _next_state(c) for c in comms]
+    assert {p["version"] for p in pictures} == {new}
+    assert len({p["html"] for p in pictures}) == 4  # three players' own cards, and a spectator's
+    assert await watcher.receive_nothing(timeout=0.2)  # the other table did not move
+    for c in comms:
+        await c.disconnect()
+    await asyncio.sleep(0.05)
+    assert _members(table.id) == set() and table.id not in fanout.tables
+    assert _members(other.id) == {fanout.channel}
+    await watcher.disconnect()
+
+
+async def test_versions_only_go_forward_when_changes_come_faster_than_pictures() -> None:
+    table, users = await database_sync_to_async(seated_table)(n=3)
+    comms = [await _connect(table.id, u) for u in users]
+    for c in comms:
+        await _next_state(c)
+    last = 0
+    for _ in range(5):  # five changes, with no wait for the pictures in between
+        last = await _act(table)
+    for c in comms:
+        seen = [m["version"] for m in await _drain(c) if m["type"] == "state"]
+        assert seen and seen == sorted(set(seen)) and seen[-1] == last
+    for c in comms:
+        await c.disconnect()
+
+
+async def test_a_receive_that_fails_is_tried_again_and_the_sockets_stay(monkeypatch: pytest.MonkeyPatch) -> None:
+    table, users = await database_sync_to_async(seated_table)(n=2)
+    comms = [await _connect(table.id, u) for u in users]
+    for c in comms:
+        await _next_state(c)
+    fanout = consumers._FANOUT
+    assert fanout is not None
+    layer = fanout.layer
+    real = layer.receive
+    failures = []
+
+    async def flaky(channel: str) -> Any:
+        if not failures:
+            failures.append(channel)
+            raise ConnectionError("Redis went away")
+        return await real(channel)
+
+    monkeypatch.setattr(layer, "receive", flaky)
+    layer.groups.clear()  # as if Redis lost its groups too
+    fanout.task.cancel()  # restart the listening loop so it picks up the failing receive
+    await asyncio.sleep(0)
+    fanout.task = asyncio.get_running_loop().create_task(fanout._listen())
+    await asyncio.sleep(0.4)  # the failure, the pause, joining the groups again
+    assert failures and fanout.alive()
+    assert _members(table.id) == {fanout.channel}
+    new = await _act(table)
+    for c in comms:
+        assert (await _next_state(c))["version"] == new
+    for c in comms:
+        await c.disconnect()
