@@ -36,7 +36,9 @@ if REDIS_URL:
         }
     }
 else:
-    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    # One fan-out channel per process carries every table's messages (tables/consumers.py):
+    # room for bursts, as the Redis layer has (a full channel drops what is sent to it).
+    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer", "CONFIG": {"capacity": 1500}}}
     CELERY_BROKER_URL = "memory://"
     CELERY_RESULT_BACKEND = None
     CELERY_BROKER_TRANSPORT_OPTIONS = {}
