@@ -12,6 +12,7 @@ import json
 import logging
 import time
 import weakref
+from collections.abc import Callable
 from typing import Any
 
 from channels.db import database_sync_to_async
@@ -20,7 +21,7 @@ from django.conf import settings
 from django.utils import translation
 from django.utils.translation import gettext_noop
 
-from tables import selectors, services
+from tables import live, selectors, services
 from tables.live import LOBBY_GROUP, remember_server_loop, start_redis_watch, table_group
 
 log = logging.getLogger("tables.consumers")
@@ -239,18 +240,132 @@ class _Watched:
         self.want: tuple[int, bool] | None = None  # the latest version that came meanwhile
 
 
+class _LayerTransport:
+    """The fan-out's messages through a channel layer's groups (the embedded mode's in-memory
+    layer): one channel for the process, in each watched table's group."""
+
+    def __init__(self, layer: Any) -> None:
+        self.layer = layer
+        self.channel = ""
+
+    async def start(self) -> None:
+        self.channel = await self.layer.new_channel()
+
+    async def join(self, table_id: int) -> None:
+        await self.layer.group_add(table_group(table_id), self.channel)
+
+    async def leave(self, table_id: int) -> None:
+        await self.layer.group_discard(table_group(table_id), self.channel)
+
+    async def receive(self) -> dict[str, Any]:
+        return dict(await self.layer.receive(self.channel))
+
+    async def recover(self) -> None:
+        """After a failed receive: nothing to mend here."""
+
+
+class _PubSubTransport:
+    """The fan-out's messages through Redis pub/sub (the Redis mode, see ``tables.live``): one
+    connection for the process, subscribed to each watched table's channel. A join returns once
+    Redis has confirmed the subscription, so a socket's first picture is read after it (nothing
+    published from then on is missed). After every reconnection (redis-py subscribes again by
+    itself) the sockets are resynced: what was published meanwhile is lost."""
+
+    CONFIRM_SECONDS = 5.0
+
+    def __init__(self, loop: asyncio.AbstractEventLoop, on_reconnect: Callable[[], None]) -> None:
+        import redis.asyncio as aioredis
+
+        self.loop = loop
+        self.client = aioredis.Redis.from_url(settings.REDIS_URL, socket_connect_timeout=2, socket_timeout=5)
+        self.pubsub = self.client.pubsub()
+        self.on_reconnect = on_reconnect
+        self.ready = asyncio.Event()  # the connection exists: there is something to listen on
+        self.confirming: dict[bytes, list[asyncio.Future[None]]] = {}
+        self.hooked = False
+
+    async def start(self) -> None:
+        """Nothing to do before the first join."""
+
+    async def join(self, table_id: int) -> None:
+        channel = live.pubsub_channel(table_id).encode()
+        confirmed: asyncio.Future[None] = self.loop.create_future()
+        self.confirming.setdefault(channel, []).append(confirmed)
+        try:
+            await self.pubsub.subscribe(channel)
+            if not self.hooked and self.pubsub.connection is not None:
+                self.pubsub.connection.register_connect_callback(self._connected)
+                self.hooked = True
+            self.ready.set()
+            await asyncio.wait_for(asyncio.shield(confirmed), self.CONFIRM_SECONDS)
+        finally:
+            waiting = self.confirming.get(channel, [])
+            if confirmed in waiting:
+                waiting.remove(confirmed)
+            if not waiting:
+                self.confirming.pop(channel, None)
+
+    async def leave(self, table_id: int) -> None:
+        await self.pubsub.unsubscribe(live.pubsub_channel(table_id))
+
+    async def _connected(self, connection: Any) -> None:
+        # Called by redis-py after each reconnection, once it has subscribed again.
+        self.on_reconnect()
+
+    async def receive(self) -> dict[str, Any]:
+        import json
+
+        while True:
+            if not self.ready.is_set():
+                await self.ready.wait()
+            message = await self.pubsub.get_message(timeout=None)
+            if message is None:
+                continue
+            kind = message.get("type")
+            if kind == "subscribe":
+                for waiter in self.confirming.get(message.get("channel"), []):
+                    if not waiter.done():
+                        waiter.set_result(None)
+                continue
+            if kind != "message":
+                continue
+            try:
+                data = json.loads(message.get("data") or b"")
+            except ValueError:
+                log.warning("the table fan-out got an unreadable message")
+                continue
+            if isinstance(data, dict):
+                return data
+
+    async def recover(self) -> None:
+        """After a failed receive: connect again (redis-py then subscribes again)."""
+        await self.pubsub.ping()
+
+
 class _Fanout:
     def __init__(self, layer: Any, loop: asyncio.AbstractEventLoop) -> None:
         self.layer = layer
         self.loop = loop
-        self.channel = ""
+        self.transport: _LayerTransport | _PubSubTransport = (
+            _PubSubTransport(loop, self._resync_soon) if live.uses_pubsub() else _LayerTransport(layer))
         self.tables: dict[int, _Watched] = {}
         self.task: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
 
+    @property
+    def channel(self) -> str:
+        return getattr(self.transport, "channel", "")
+
     async def start(self) -> None:
-        self.channel = await self.layer.new_channel()
+        await self.transport.start()
         self.task = self.loop.create_task(self._listen(), name="table-fanout")
+
+    def _resync_soon(self) -> None:
+        async def later() -> None:
+            await asyncio.sleep(0.05)  # let Redis take the subscriptions sent with the reconnection
+            await _after_redis_trouble(False)
+
+        self._spawn(later())
 
     def alive(self) -> bool:
         return self.task is not None and not self.task.done() and not self.loop.is_closed()
@@ -263,7 +378,7 @@ class _Fanout:
         try:
             async with watched.lock:
                 if not watched.joined:
-                    await self.layer.group_add(table_group(consumer.table_id), self.channel)
+                    await self.transport.join(consumer.table_id)
                     watched.joined = True
         except BaseException:
             watched.consumers.discard(consumer)
@@ -280,8 +395,8 @@ class _Fanout:
             if len(watched.consumers) or not watched.joined:
                 return
             try:
-                await self.layer.group_discard(table_group(consumer.table_id), self.channel)
-            except Exception:  # the membership expires by itself; a stray message is ignored
+                await self.transport.leave(consumer.table_id)
+            except Exception:  # a group membership expires by itself; a stray message is ignored
                 log.warning("table %s: could not leave its group", consumer.table_id, exc_info=True)
             watched.joined = False
             if not len(watched.consumers) and self.tables.get(consumer.table_id) is watched:
@@ -293,19 +408,25 @@ class _Fanout:
             if not len(watched.consumers):
                 continue
             try:
-                await self.layer.group_add(table_group(table_id), self.channel)
+                await self.transport.join(table_id)
             except Exception:
                 log.exception("table %s: could not join its group again", table_id)
 
     async def _listen(self) -> None:
         while True:
             try:
-                message = await self.layer.receive(self.channel)
+                message = await self.transport.receive()
             except asyncio.CancelledError:
                 raise
             except Exception:
                 log.warning("the table fan-out could not receive; trying again", exc_info=True)
                 await asyncio.sleep(0.2)
+                try:
+                    await self.transport.recover()
+                except asyncio.CancelledError:
+                    raise
+                except Exception:
+                    continue  # still down: the next receive fails again, and this comes back
                 self._spawn(_after_redis_trouble(True))
                 continue
             try:

@@ -204,19 +204,95 @@ async def _watch_redis(on_trouble: Callable[[bool], Awaitable[None]]) -> None:
         await asyncio.sleep(WATCH_EVERY)
 
 
+# -- Table messages over Redis pub/sub --------------------------------------------------------
+#
+# In the Redis mode "table N is at version V" is one PUBLISH, which every Daphne process that
+# watches table N (its fan-out subscribed, see tables/consumers.py) gets pushed on the one
+# connection it listens on: one command per change, where channels_redis's groups took three to
+# send and four per process to receive. Pub/sub delivers at most once: what is published while a
+# subscriber's connection is down is lost, so the fan-out, once it is connected and subscribed
+# again, sends every socket whose table moved on a fresh picture (as the Redis watch does).
+# Channel names carry the Redis database number: pub/sub is server-wide, and two sites (or a test
+# and a bench) on one Redis server must not hear each other's tables.
+
+
+def uses_pubsub() -> bool:
+    return _layer_is_shared()
+
+
+def pubsub_channel(table_id: int) -> str:
+    from urllib.parse import urlparse
+
+    from django.conf import settings
+
+    global _PUBSUB_PREFIX
+    if _PUBSUB_PREFIX is None:
+        db = (urlparse(getattr(settings, "REDIS_URL", "") or "").path or "/0").strip("/") or "0"
+        _PUBSUB_PREFIX = f"pp-live:{db}:"
+    return f"{_PUBSUB_PREFIX}{table_group(table_id)}"
+
+
+_PUBSUB_PREFIX: str | None = None
+_publishers: dict[int, tuple[asyncio.AbstractEventLoop, Any]] = {}
+
+
+def _publisher() -> Any:
+    """A Redis client for the running loop (redis-py's asyncio clients belong to one loop)."""
+    import redis.asyncio as aioredis
+    from django.conf import settings
+
+    loop = asyncio.get_running_loop()
+    entry = _publishers.get(id(loop))
+    if entry is None or entry[0] is not loop:
+        for key, (old, _client) in list(_publishers.items()):
+            if old.is_closed():
+                del _publishers[key]
+        client = aioredis.Redis.from_url(settings.REDIS_URL, socket_timeout=5, socket_connect_timeout=2)
+        entry = _publishers[id(loop)] = (loop, client)
+    return entry[1]
+
+
+def _publish(table_id: int, message: dict[str, Any]) -> None:
+    import json
+
+    payload = json.dumps(message, separators=(",", ":"))
+    channel = pubsub_channel(table_id)
+
+    async def factory() -> None:
+        retry_on = _connection_errors()
+        for attempt in range(1, BROADCAST_ATTEMPTS + 1):
+            try:
+                await _publisher().publish(channel, payload)
+                return
+            except retry_on as exc:
+                if attempt == BROADCAST_ATTEMPTS:
+                    raise
+                log.warning("broadcast to %s failed (%r); trying again", channel, exc)
+                await asyncio.sleep(0.05 * attempt)
+
+    _run(factory)
+
+
+def _send_table(table_id: int, message: dict[str, Any]) -> None:
+    if uses_pubsub():
+        _publish(table_id, message)
+    else:
+        _send_group(table_group(table_id), message)
+
+
 def broadcast_table_changed(table_id: int, version: int, *, hand_only: bool = False) -> None:
     """``hand_only``: the change was an action inside a hand, which changes only the hand and
     the table's version: a process that drew the version before reuses its seats."""
     message: dict[str, Any] = {"type": "table.changed", "table_id": table_id, "version": version}
     if hand_only:
         message["hand_only"] = True
-    _send_group(table_group(table_id), message)
+    _send_table(table_id, message)
 
 
 def broadcast_access_changed(table_id: int, user_id: int) -> None:
     """Someone may no longer watch this table (they left or were removed from its club): their
     open sockets check again, and close if so."""
-    _send_group(table_group(table_id), {"type": "access.changed", "table_id": table_id, "user_id": user_id})
+    _send_table(table_id, {"type": "access.changed", "table_id": table_id, "user_id": user_id})
 
 
 def broadcast_lobby_changed() -> None:

@@ -1,0 +1,93 @@
+"""The fan-out's Redis pub/sub transport against a real Redis: a join returns once Redis
+confirmed it, messages arrive as published, other Redis databases' tables are not heard, and a
+connection that Redis cuts is made again, subscribed again and reported (so the sockets resync)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+import pytest
+
+from tables import consumers, live
+from tests.services import fresh_redis_db, need_redis
+
+pytestmark = [pytest.mark.services]
+
+
+@pytest.fixture
+def redis_url(monkeypatch: pytest.MonkeyPatch) -> Any:
+    from django.conf import settings
+
+    need_redis()
+    with fresh_redis_db() as url:
+        monkeypatch.setattr(settings, "REDIS_URL", url, raising=False)
+        monkeypatch.setattr(live, "_PUBSUB_PREFIX", None)
+        yield url
+
+
+async def _publish(url: str, table_id: int, message: dict[str, Any]) -> int:
+    import redis.asyncio as aioredis
+
+    client = aioredis.Redis.from_url(url)
+    try:
+        return int(await client.publish(live.pubsub_channel(table_id), json.dumps(message)))
+    finally:
+        await client.aclose()
+
+
+def test_join_receive_reconnect(redis_url: str) -> None:
+    import redis.asyncio as aioredis
+
+    async def scenario() -> None:
+        reconnected: list[int] = []
+        transport = consumers._PubSubTransport(asyncio.get_running_loop(), lambda: reconnected.append(1))
+        await transport.start()
+        inbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+
+        async def pump() -> None:  # what the fan-out's listening loop does with the transport
+            while True:
+                try:
+                    await inbox.put(await transport.receive())
+                except Exception:
+                    await asyncio.sleep(0.1)
+                    try:
+                        await transport.recover()
+                    except Exception:
+                        continue
+
+        async def next_version(wanted: int) -> None:
+            while (await asyncio.wait_for(inbox.get(), 5)).get("version") != wanted:
+                pass
+
+        pumping = asyncio.ensure_future(pump())
+        await transport.join(5)
+        await transport.join(6)
+        assert await _publish(redis_url, 5, {"type": "table.changed", "table_id": 5, "version": 3}) == 1
+        await next_version(3)
+        # Another Redis database's table 5 is another site's: not heard.
+        other = redis_url.rsplit("/", 1)[0] + "/15"
+        client = aioredis.Redis.from_url(other)
+        assert await client.publish(f"pp-live:15:{live.table_group(5)}", b"{}") == 0
+        await client.aclose()
+        # Redis cuts the subscriber's connection: it is made again and subscribed again, and the
+        # fan-out hears of it (it then resyncs its sockets).
+        admin = aioredis.Redis.from_url(redis_url)
+        assert await admin.client_kill_filter(_type="pubsub") >= 1
+        await admin.aclose()
+        for _ in range(50):
+            if reconnected and await _publish(redis_url, 6, {"type": "table.changed", "table_id": 6, "version": 9}):
+                break
+            await asyncio.sleep(0.1)
+        assert reconnected
+        await next_version(9)
+        await transport.leave(5)
+        await asyncio.sleep(0.1)
+        assert await _publish(redis_url, 5, {"type": "table.changed", "table_id": 5, "version": 4}) == 0
+        assert await _publish(redis_url, 6, {"type": "table.changed", "table_id": 6, "version": 10}) == 1
+        await next_version(10)
+        pumping.cancel()
+        await transport.client.aclose()
+
+    asyncio.run(scenario())
