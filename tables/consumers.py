@@ -283,6 +283,10 @@ class _PubSubTransport:
         self.ready = asyncio.Event()  # the connection exists: there is something to listen on
         self.confirming: dict[bytes, list[asyncio.Future[None]]] = {}
         self.hooked = False
+        # One command at a time: the first two joins at once would each open a connection (the
+        # pub/sub object has none yet), and the subscription on the one it then forgets would
+        # never be heard.
+        self.sending = asyncio.Lock()
 
     async def start(self) -> None:
         """Nothing to do before the first join."""
@@ -292,10 +296,11 @@ class _PubSubTransport:
         confirmed: asyncio.Future[None] = self.loop.create_future()
         self.confirming.setdefault(channel, []).append(confirmed)
         try:
-            await self.pubsub.subscribe(channel)
-            if not self.hooked and self.pubsub.connection is not None:
-                self.pubsub.connection.register_connect_callback(self._connected)
-                self.hooked = True
+            async with self.sending:
+                await self.pubsub.subscribe(channel)
+                if not self.hooked and self.pubsub.connection is not None:
+                    self.pubsub.connection.register_connect_callback(self._connected)
+                    self.hooked = True
             self.ready.set()
             await asyncio.wait_for(asyncio.shield(confirmed), self.CONFIRM_SECONDS)
         finally:
@@ -306,7 +311,8 @@ class _PubSubTransport:
                 self.confirming.pop(channel, None)
 
     async def leave(self, table_id: int) -> None:
-        await self.pubsub.unsubscribe(live.pubsub_channel(table_id))
+        async with self.sending:
+            await self.pubsub.unsubscribe(live.pubsub_channel(table_id))
 
     async def _connected(self, connection: Any) -> None:
         # Called by redis-py after each reconnection, once it has subscribed again.
@@ -339,7 +345,8 @@ class _PubSubTransport:
 
     async def recover(self) -> None:
         """After a failed receive: connect again (redis-py then subscribes again)."""
-        await self.pubsub.ping()
+        async with self.sending:
+            await self.pubsub.ping()
 
 
 class _Fanout:

@@ -91,3 +91,27 @@ def test_join_receive_reconnect(redis_url: str) -> None:
         await transport.client.aclose()
 
     asyncio.run(scenario())
+
+
+def test_many_joins_at_once_share_one_connection(redis_url: str) -> None:
+    """Sockets of forty tables connecting at the same moment: every join is confirmed, on the one
+    connection the fan-out listens on."""
+
+    async def scenario() -> None:
+        transport = consumers._PubSubTransport(asyncio.get_running_loop(), lambda: None)
+        inbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+
+        async def pump() -> None:
+            while True:
+                await inbox.put(await transport.receive())
+
+        pumping = asyncio.ensure_future(pump())
+        await asyncio.wait_for(asyncio.gather(*(transport.join(n) for n in range(40))), 10)
+        for n in range(40):
+            assert await _publish(redis_url, n, {"type": "table.changed", "table_id": n, "version": n}) == 1
+        got = {(await asyncio.wait_for(inbox.get(), 5))["table_id"] for _ in range(40)}
+        assert got == set(range(40))
+        pumping.cancel()
+        await transport.client.aclose()
+
+    asyncio.run(scenario())
