@@ -75,6 +75,8 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.language = _language(self.scope)
         self._tokens = float(RATE_CAPACITY)
         self._last_refill = time.monotonic()
+        self._acting = False
+        self._held: dict[str, Any] | None = None
         self._fanout = await _fanout()
         await self._fanout.join(self)
         await self.accept()
@@ -120,6 +122,10 @@ class TableConsumer(AsyncWebsocketConsumer):
         if user is None or not user.is_authenticated:
             await self.send_error(gettext_noop("Log in to play."), translate=True)
             return
+        # While the player's own action is on its way, the fan-out holds back other changes'
+        # pictures: the next picture they see shows what their action did (or they are told why
+        # it was refused), never a table that moved on without it, on which they would act again.
+        self._acting = True
         try:
             new_version = await _db(_act)(self.table_id, user, message, self.language)
         except services.StaleVersion as exc:
@@ -132,9 +138,14 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.send_error(gettext_noop("The table could not take that action. Try again."), translate=True)
         else:
             # The player sees what their own action did from this answer, not only from the group
-            # message, which a Redis restart can lose; the group message for this version is then
-            # skipped (see table_changed), so nothing is rendered twice.
+            # message, which a Redis restart can lose; the fan-out's picture of this version is
+            # then skipped, so nothing is sent twice.
             await self.send_snapshot(hint=new_version)
+        finally:
+            self._acting = False
+            held, self._held = self._held, None
+            if held is not None:
+                await self.deliver(held)  # a later change than the answer, if there was one
 
     async def access_changed(self, event: dict[str, Any]) -> None:
         """A member left or was removed from the table's club: if that is this viewer, the
@@ -152,9 +163,14 @@ class TableConsumer(AsyncWebsocketConsumer):
         snap = await _db(_render)(self.table_id, user, self.language, hint, hand_only)
         await self.deliver(snap, force=force)
 
-    async def deliver(self, snap: dict[str, Any] | None, force: bool = False) -> None:
+    async def deliver(self, snap: dict[str, Any] | None, force: bool = False, held: bool = False) -> None:
         """Send a picture drawn for this viewer, unless it already holds that version or a later
-        one (``force``: send it anyway, as an answer to its request)."""
+        one (``force``: send it anyway, as an answer to its request). ``held``: a picture from the
+        fan-out, kept back while the player's own action is on its way (see ``receive``)."""
+        if held and self._acting and snap is not None:
+            if self._held is None or snap["version"] > self._held["version"]:
+                self._held = snap
+            return
         if snap is None:
             await self.send_error(gettext_noop("This table no longer exists."), translate=True)
             await self.close(code=4404)
@@ -482,7 +498,7 @@ class _Fanout:
                         if snap is _FAILED:
                             continue  # logged; that viewer resyncs with its next message
                         try:
-                            await consumer.deliver(snap)
+                            await consumer.deliver(snap, held=True)
                         except Exception:
                             log.warning("table %s: could not send a picture", table_id, exc_info=True)
                 if watched.want is None:

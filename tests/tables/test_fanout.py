@@ -103,3 +103,39 @@ async def test_a_receive_that_fails_is_tried_again_and_the_sockets_stay(monkeypa
         assert (await _next_state(c))["version"] == new
     for c in comms:
         await c.disconnect()
+
+
+async def test_a_player_whose_action_is_on_its_way_sees_its_result_first(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Other players' changes that land while a player's own action is being applied are held
+    back: that player's next picture shows their action, never a table that moved on without it
+    (on which they would act again)."""
+    import json
+    import threading
+
+    table, users = await database_sync_to_async(seated_table)(n=3)
+    hand, state = await database_sync_to_async(current_state)(table)
+    while state.phase != "arrange":  # betting first; then everyone arranges at once
+        await _act(table)
+        hand, state = await database_sync_to_async(current_state)(table)
+    a = await database_sync_to_async(user_for_index)(hand, 0)
+    b = await database_sync_to_async(user_for_index)(hand, 1)
+    comm = await _connect(table.id, a)
+    first = await _next_state(comm)
+    go = threading.Event()
+    real_act = consumers._act
+
+    def slow_act(*args: Any) -> int:
+        assert go.wait(5)
+        return real_act(*args)
+
+    monkeypatch.setattr(consumers, "_act", slow_act)
+    await comm.send_to(text_data=json.dumps({"action": "done", "version": first["version"]}))
+    await asyncio.sleep(0.1)  # A's "done" is on its way
+    other = await database_sync_to_async(services.table_act)(
+        table_id=table.id, user=b, message={"action": "done", "version": first["version"]})
+    assert await comm.receive_nothing(timeout=0.3)  # B's change is held back from A
+    go.set()
+    answer = await _next_state(comm)
+    assert answer["version"] == other.version + 1  # A's own action, after B's
+    assert [m for m in await _drain(comm) if m["type"] == "state"] == []
+    await comm.disconnect()
