@@ -22,17 +22,38 @@ _SQL: dict[tuple[str, str], str] = {}
 
 def first(model: type[M], name: str, build: Callable[[], QuerySet[M]], params: Sequence[Any]) -> M | None:
     """The first row of ``build()`` (a queryset of ``model`` taking exactly ``params``, in that
-    order); ``name`` names its shape."""
+    order, selecting the model's own columns); ``name`` names its shape. The row becomes the
+    model instance as the ORM makes it (``Model.from_db``, each column through the converters
+    the ORM applies), without a RawQuerySet around it."""
     key = (name, connection.vendor)
     sql = _SQL.get(key)
     if sql is None:
         sql, built = build().query.sql_with_params()
         if list(built) != list(params):
             raise ValueError(f"{name}: the queryset takes {built!r}, not {list(params)!r}")
-        _SQL[key] = sql
-    for obj in model.objects.raw(sql, list(params)):
-        return obj
-    return None
+    with connection.cursor() as cursor:
+        cursor.execute(sql, list(params))
+        if key not in _SQL:
+            columns = [d[0] for d in cursor.description or ()]
+            wanted = [f.column for f in model._meta.concrete_fields]
+            if columns != wanted:
+                raise ValueError(f"{name}: the queryset selects {columns!r}, not {model.__name__}'s columns")
+            _SQL[key] = sql
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    return _build(model, _converters(model), row)
+
+
+_CONVERTERS: dict[tuple[type[Model], str], list[Any]] = {}
+
+
+def _converters(model: type[Model]) -> list[Any]:
+    key = (model, connection.vendor)
+    found = _CONVERTERS.get(key)
+    if found is None:
+        found = _CONVERTERS[key] = _columns(model, model._meta.db_table)[1]
+    return found
 
 
 _UPDATES: dict[tuple[str, tuple[str, ...], str], tuple[str, list[Any]]] = {}

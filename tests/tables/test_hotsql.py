@@ -96,3 +96,10 @@ def test_the_one_read_of_a_table_with_no_hand_and_of_no_table() -> None:
     read = hotsql.table_and_latest_hand(table.id)
     assert read is not None and read[0].id == table.id and read[0].version == table.version and read[1] is None
     assert hotsql.table_and_latest_hand(10**9) is None
+
+
+def test_a_shape_must_select_the_models_own_columns() -> None:
+    table, _users = seated_table(n=2)
+    with pytest.raises(ValueError, match="selects"):
+        hotsql.first(Table, "test: fewer columns", lambda: Table.objects.only("id").filter(id=table.id)[:1], [table.id])
+    assert hotsql.first(Table, "test: no row", lambda: Table.objects.filter(id=10**9)[:1], [10**9]) is None
