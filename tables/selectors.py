@@ -119,12 +119,12 @@ def table_snapshot(*, table_id: int, user: Any, version_hint: int | None = None,
     ``version_hint``: a version the table is known to have reached (the group message said so);
     when this process already read that version (or a later one), the table row is not read
     again and what it read is drawn (a version after that has its own message on the way)."""
-    from django.template.loader import render_to_string
+    from tables.fragment import render_table
 
     context = table_context(table_id=table_id, user=user, version_hint=version_hint, hand_only=hand_only)
     if context is None:
         return None
-    html = render_to_string("table.html#table", context)
+    html = render_table(context)  # the table.html#table partial, drawn in Python
     hand = context["hand"]
     return {
         "type": "state",

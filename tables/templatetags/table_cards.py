@@ -203,3 +203,12 @@ def board_list(boards: Any, arranging: bool = False) -> SafeString:
             parts.append(f'<ul class="board__results">{wins}\n</ul>\n')
         parts.append("</div>\n")
     return mark_safe("".join(parts))  # noqa: S308 - names and amounts are escaped; labels are ours
+
+
+@register.simple_tag(takes_context=True)
+def table_fragment(context: Any) -> SafeString:
+    """The whole ``table`` partial of ``templates/table.html``, drawn in Python from the page's
+    context (``tables.fragment.render_table``, which the websocket's redraws call directly)."""
+    from tables.fragment import render_table
+
+    return render_table(context)

@@ -1,0 +1,197 @@
+"""The live table's fragment (the ``table`` partial of ``templates/table.html``), written in Python.
+
+Every viewer gets the fragment drawn again each time a table moves, and as a template it was
+about a sixth of the server's time under load (``bench/bench_hotpath.py``); the seats, the
+boards and the rows of cards were already tags in ``tables.templatetags.table_cards``. This
+draws the rest, byte for byte what the partial drew: the partial is now only
+``{% table_fragment %}``, and ``tests/tables/test_table_fragment.py`` keeps its old source and
+compares the two for every game, every step of a hand and every viewer.
+
+How the template printed a value is kept: ``{{ x }}`` localizes numbers and escapes whatever is
+not already safe (``_v``); ``{% translate %}`` labels are not escaped (``_t``); a
+``{% blocktranslate %}`` looks up the same msgid, ``%(name)s`` for each ``{{ name }}``, and
+fills it with escaped values (``_bt``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.template import Context
+from django.template.loader import get_template
+from django.utils.formats import localize
+from django.utils.html import conditional_escape
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext_noop
+
+from tables.templatetags.table_cards import _get, _t, board_list, card_row, seat_list
+
+# For makemessages, which does not see through _t() and _bt(): the labels and sentences drawn here.
+_MSGIDS = (
+    gettext_noop("Table"), gettext_noop("Pot"), gettext_noop("Arrange your cards"), gettext_noop("Board"),
+    gettext_noop("Your hand"), gettext_noop("split"), gettext_noop("low"), gettext_noop("high"),
+    gettext_noop("Next hand in a moment…"), gettext_noop("The first hand is dealt in"),
+    gettext_noop("Waiting for players. A hand starts when two players are seated and not on a break."),
+    gettext_noop("Your actions"),
+    gettext_noop("Tap a card, then another, to swap them. Each group of four plays on the board above it."),
+    gettext_noop("Tap the cards you want to throw away, then draw. Draw with none picked to stand pat."),
+    gettext_noop("Draw"), gettext_noop("Amount"), gettext_noop("Bet"), gettext_noop("Raise to"),
+    gettext_noop("Your arrangement is in. Waiting for the others."), gettext_noop("I'm back"),
+    gettext_noop("Break from next hand"), gettext_noop("deck fingerprint"),
+    gettext_noop("%(name)s scoops all three boards!"), gettext_noop("%(name)s scoops high and low!"),
+    gettext_noop("Hand #%(n)s"),
+)
+
+_CLOCK = '<span class="clock" data-clock></span>'
+
+
+def _v(value: Any) -> str:
+    """``value`` as ``{{ value }}`` prints it: numbers localized, then escaped unless safe."""
+    if not isinstance(value, str):
+        value = str(localize(value))
+    return conditional_escape(value)
+
+
+def _bt(msgid: str, **values: Any) -> str:
+    """A ``{% blocktranslate with name=... %}`` sentence: ``msgid`` translated (cached, like
+    ``_t``) and filled with the values as ``{{ }}`` prints them. A translation whose
+    placeholders do not fit falls back to English, as the tag does."""
+    data = {k: _v(v) for k, v in values.items()}
+    try:
+        return _t(msgid) % data
+    except (KeyError, ValueError):
+        return msgid % data
+
+
+def _baseball(context: Any) -> str:
+    """``{% include "tables/_baseball.html" %}``: still a template, drawn with the context the
+    partial had (a template ``Context`` when the page draws the fragment, else a dict)."""
+    template = get_template("tables/_baseball.html")
+    if isinstance(context, Context):
+        return str(template.template.render(context))
+    return str(template.render(context))
+
+
+def render_table(context: Any) -> SafeString:
+    """The ``table`` partial for ``context`` (``tables.selectors.table_context``'s dict, or the
+    template ``Context`` of the page that includes it): the felt, the seats, the pot, the boards,
+    the results, this viewer's buttons, the deck's fingerprint and the last hands."""
+    get = context.get
+    phase = get("phase")
+    family = get("family")
+    arranging = get("arranging")
+    bb = get("bb")
+    table = get("table")
+    out = [
+        f'\n  <section class="felt family-{_v(family) if family else "pp"} phase-{_v(phase) if phase else "waiting"}'
+        f'{" is-arranging" if arranging else ""}{" game-bb" if bb else ""}" aria-label="{_t("Table")}">\n'
+        f'    <ol class="seats">\n      {seat_list(get("seat_rows"), phase or "", bb)}\n'
+        "    </ol>\n\n    "
+    ]
+    if phase:
+        out.append(f'\n    <p class="pot">{_t("Pot")} <strong><bdi dir="ltr">{_v(get("pot"))}</bdi></strong>\n      ')
+        if phase == "arrange":
+            out.append(f'<span class="phase-note">{_t("Arrange your cards")} {_CLOCK}</span>')
+        out.append("\n    </p>\n    ")
+        if bb:
+            out.append(_baseball(context))
+        out.append("\n    ")
+        mine = get("mine")
+        if family == "pp":
+            out.append(f'\n    <div class="boards">\n      {board_list(get("boards"), arranging)}\n    </div>\n    ')
+        elif family == "flop":
+            community = get("community")
+            out.append(f'\n    <div class="board board--single">\n      <h3 class="board__title">{_t("Board")}</h3>\n'
+                       f'      {card_row(_get(community, "cards"), blanks=_get(community, "blanks"))}\n      ')
+            if mine:
+                out.append(f'<div class="board__mine">{card_row(mine)}</div>')
+            out.append("\n    </div>\n    ")
+        elif family == "draw" and mine:
+            out.append(f'\n    <div class="board board--single">\n      <h3 class="board__title">{_t("Your hand")}</h3>\n'
+                       f'      {card_row(mine, discardable=get("draw_allowed"))}\n    </div>\n    ')
+        out.append("\n    ")
+        wins = get("wins")
+        if wins:
+            out.append('<ul class="board__results wins">')
+            for w in wins:
+                side = w.get("side")
+                out.append(
+                    f'\n      <li class="win"><strong>{_v(w["name"])}</strong> <bdi dir="ltr">+{_v(w["amount"])}</bdi>'
+                    f'{" · " + _t("split") if w.get("split") else ""}'
+                    f'{" · " + _t("low") if side == "low" else " · " + _t("high") if side == "high" else ""}'
+                    f'{" · " + _v(w["category"]) if w.get("category") else ""}</li>')
+            out.append("\n    </ul>")
+        out.append("\n    ")
+        scoop_name = get("scoop_name")
+        if scoop_name:
+            if family == "pp":
+                scoop = _bt("%(name)s scoops all three boards!", name=scoop_name)
+            else:
+                scoop = _bt("%(name)s scoops high and low!", name=scoop_name)
+            out.append(f'<p class="scoop" role="status"><span aria-hidden="true">★</span> {scoop}</p>')
+        out.append("\n    ")
+        if phase == "over" and not _get(bb, "over"):
+            out.append(f'<p class="muted next-hand">{_t("Next hand in a moment…")} {_CLOCK}</p>')
+        out.append("\n    ")
+    else:
+        if _get(table, "next_hand_at"):
+            out.append(f'\n    <p class="waiting">{_t("The first hand is dealt in")} {_CLOCK}</p>\n    \n    ')
+        else:
+            out.append(f'\n    <p class="waiting muted">'
+                       f'{_t("Waiting for players. A hand starts when two players are seated and not on a break.")}'
+                       "</p>\n    ")
+    out.append("\n\n    ")
+    if get("my_seat"):
+        out.append(_panel(get, phase, arranging))
+    out.append("\n  </section>\n  ")
+    hand = get("hand")
+    commitment = _get(hand, "deck_commitment")
+    if commitment:
+        out.append(f'<p class="commitment muted">{_bt("Hand #%(n)s", n=_get(hand, "number"))} · '
+                   f'{_t("deck fingerprint")} <code title="{_v(commitment)}" dir="ltr">{_v(commitment[:16])}…</code></p>')
+    out.append(f"\n  {_v(get('history_html'))}\n  ")
+    return mark_safe("".join(out))  # noqa: S308 - every value from data goes through _v or the tags
+
+
+def _panel(get: Any, phase: Any, arranging: Any) -> str:
+    """The seated viewer's buttons: the hints, the draw, the actions, the sized bet or raise,
+    and the break."""
+    out = [f'\n    <div class="panel" role="group" aria-label="{_t("Your actions")}">\n      ']
+    if arranging:
+        out.append(f'<p class="panel__hint">'
+                   f'{_t("Tap a card, then another, to swap them. Each group of four plays on the board above it.")}</p>')
+    out.append("\n      ")
+    if get("draw_allowed"):
+        out.append(f'<p class="panel__hint">'
+                   f'{_t("Tap the cards you want to throw away, then draw. Draw with none picked to stand pat.")}</p>\n'
+                   f'        <button type="button" class="act act--draw" data-draw data-key="d">{_t("Draw")} <kbd>D</kbd></button>')
+    out.append("\n      ")
+    for a in get("actions") or ():
+        kind, key = _v(a["kind"]), a.get("key", "")
+        out.append(f'\n        <button type="button" class="act act--{kind}" data-action="{kind}" data-key="{_v(key)}">'
+                   f'{_v(a["label"])}{f" <kbd>{_v(str(key).upper())}</kbd>" if key else ""}</button>\n      ')
+    out.append("\n      ")
+    sized = get("sized")
+    if sized:
+        kind, key = _v(sized["kind"]), sized.get("key", "")
+        low, high, amount = _v(sized["min"]), _v(sized["max"]), _t("Amount")
+        label = _t("Bet") if sized["kind"] == "bet" else _t("Raise to")
+        out.append(
+            f'<span class="sized" data-sized="{kind}">\n'
+            f'        <input type="range" min="{low}" max="{high}" value="{low}" step="1" aria-label="{amount}" data-size-range>\n'
+            f'        <input type="number" min="{low}" max="{high}" value="{low}" inputmode="numeric" aria-label="{amount}" data-size-input>\n'
+            f'        <button type="button" class="act act--{kind}" data-sized-go data-key="{_v(key)}">'
+            f'{label} <span data-size-show>{low}</span>{f" <kbd>{_v(str(key).upper())}</kbd>" if key else ""}</button>\n'
+            "      </span>")
+    out.append("\n      ")
+    if phase == "arrange" and get("arranged"):
+        out.append(f'<p class="panel__hint">{_t("Your arrangement is in. Waiting for the others.")}</p>')
+    out.append('\n      <span class="panel__spacer"></span>\n      ')
+    if get("on_break"):
+        back = _t("I'm back")
+        out.append(f'\n        <button type="button" class="act act--back" data-action="im_back">{back}</button>\n      ')
+    else:
+        out.append(f'\n        <button type="button" class="act act--quiet" data-action="sit_out">'
+                   f'{_t("Break from next hand")}</button>\n      ')
+    out.append("\n    </div>\n    ")
+    return "".join(out)

@@ -1,0 +1,303 @@
+"""``tables.fragment.render_table`` draws what the ``table`` partial of ``templates/table.html``
+drew, byte for byte: for every live game, every step of a hand and every viewer, in English,
+Hebrew and Russian, and for the rarer pictures (a table waiting for players, a player on a break,
+splits and scoops, odd names). The partial's old source is kept here as the reference."""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+from django.template import Context, Template
+from django.template.loader import render_to_string
+from django.utils import timezone, translation
+
+from club.models import Profile
+from rules_engine.cards import Deck
+from tables import selectors, services
+from tables.fragment import render_table
+from tables.models import LIVE_GAMES
+from tests.tables.helpers import (
+    current_state,
+    make_user,
+    play_passively,
+    seated_table,
+    user_for_index,
+)
+
+# The partial as templates/table.html had it before {% table_fragment %}: between
+# "{% partialdef table inline %}" and "{% endpartialdef %}", verbatim.
+PARTIAL = """
+  <section class="felt family-{{ family|default:'pp' }} phase-{{ phase|default:'waiting' }}{% if arranging %} is-arranging{% endif %}{% if bb %} game-bb{% endif %}" aria-label="{% translate 'Table' %}">
+    <ol class="seats">
+      {% seat_list seat_rows phase bb %}
+    </ol>
+
+    {% if phase %}
+    <p class="pot">{% translate "Pot" %} <strong><bdi dir="ltr">{{ pot }}</bdi></strong>
+      {% if phase == "arrange" %}<span class="phase-note">{% translate "Arrange your cards" %} <span class="clock" data-clock></span></span>{% endif %}
+    </p>
+    {% if bb %}{% include "tables/_baseball.html" %}{% endif %}
+    {% if family == "pp" %}
+    <div class="boards">
+      {% board_list boards arranging %}
+    </div>
+    {% elif family == "flop" %}
+    <div class="board board--single">
+      <h3 class="board__title">{% translate "Board" %}</h3>
+      {% card_row community.cards blanks=community.blanks %}
+      {% if mine %}<div class="board__mine">{% card_row mine %}</div>{% endif %}
+    </div>
+    {% elif family == "draw" and mine %}
+    <div class="board board--single">
+      <h3 class="board__title">{% translate "Your hand" %}</h3>
+      {% card_row mine discardable=draw_allowed %}
+    </div>
+    {% endif %}
+    {% if wins %}<ul class="board__results wins">{% for w in wins %}
+      <li class="win"><strong>{{ w.name }}</strong> <bdi dir="ltr">+{{ w.amount }}</bdi>{% if w.split %} · {% translate "split" %}{% endif %}{% if w.side == "low" %} · {% translate "low" %}{% elif w.side == "high" %} · {% translate "high" %}{% endif %}{% if w.category %} · {{ w.category }}{% endif %}</li>{% endfor %}
+    </ul>{% endif %}
+    {% if scoop_name %}<p class="scoop" role="status"><span aria-hidden="true">★</span> {% if family == "pp" %}{% blocktranslate with name=scoop_name %}{{ name }} scoops all three boards!{% endblocktranslate %}{% else %}{% blocktranslate with name=scoop_name %}{{ name }} scoops high and low!{% endblocktranslate %}{% endif %}</p>{% endif %}
+    {% if phase == "over" and not bb.over %}<p class="muted next-hand">{% translate "Next hand in a moment…" %} <span class="clock" data-clock></span></p>{% endif %}
+    {% else %}
+    {% if table.next_hand_at %}<p class="waiting">{% translate "The first hand is dealt in" %} <span class="clock" data-clock></span></p>
+    {% else %}<p class="waiting muted">{% translate "Waiting for players. A hand starts when two players are seated and not on a break." %}</p>{% endif %}
+    {% endif %}
+
+    {% if my_seat %}
+    <div class="panel" role="group" aria-label="{% translate 'Your actions' %}">
+      {% if arranging %}<p class="panel__hint">{% translate "Tap a card, then another, to swap them. Each group of four plays on the board above it." %}</p>{% endif %}
+      {% if draw_allowed %}<p class="panel__hint">{% translate "Tap the cards you want to throw away, then draw. Draw with none picked to stand pat." %}</p>
+        <button type="button" class="act act--draw" data-draw data-key="d">{% translate "Draw" %} <kbd>D</kbd></button>{% endif %}
+      {% for a in actions %}
+        <button type="button" class="act act--{{ a.kind }}" data-action="{{ a.kind }}" data-key="{{ a.key }}">{{ a.label }}{% if a.key %} <kbd>{{ a.key|upper }}</kbd>{% endif %}</button>
+      {% endfor %}
+      {% if sized %}<span class="sized" data-sized="{{ sized.kind }}">
+        <input type="range" min="{{ sized.min }}" max="{{ sized.max }}" value="{{ sized.min }}" step="1" aria-label="{% translate 'Amount' %}" data-size-range>
+        <input type="number" min="{{ sized.min }}" max="{{ sized.max }}" value="{{ sized.min }}" inputmode="numeric" aria-label="{% translate 'Amount' %}" data-size-input>
+        <button type="button" class="act act--{{ sized.kind }}" data-sized-go data-key="{{ sized.key }}">{% if sized.kind == "bet" %}{% translate "Bet" %}{% else %}{% translate "Raise to" %}{% endif %} <span data-size-show>{{ sized.min }}</span>{% if sized.key %} <kbd>{{ sized.key|upper }}</kbd>{% endif %}</button>
+      </span>{% endif %}
+      {% if phase == "arrange" and arranged %}<p class="panel__hint">{% translate "Your arrangement is in. Waiting for the others." %}</p>{% endif %}
+      <span class="panel__spacer"></span>
+      {% if on_break %}
+        <button type="button" class="act act--back" data-action="im_back">{% translate "I'm back" %}</button>
+      {% else %}
+        <button type="button" class="act act--quiet" data-action="sit_out">{% translate "Break from next hand" %}</button>
+      {% endif %}
+    </div>
+    {% endif %}
+  </section>
+  {% if hand.deck_commitment %}<p class="commitment muted">{% blocktranslate with n=hand.number %}Hand #{{ n }}{% endblocktranslate %} · {% translate "deck fingerprint" %} <code title="{{ hand.deck_commitment }}" dir="ltr">{{ hand.deck_commitment|slice:":16" }}…</code></p>{% endif %}
+  {{ history_html }}
+  """
+
+REFERENCE = Template("{% load i18n static table_cards %}" + PARTIAL)
+
+LANGUAGES = ("en", "he", "ru")
+# Names that must come out escaped, and one written right to left.
+NAMES = ['<script>alert("x")</script>', "O'Brien \"Bo\" & <Co>", "דנה כהן"]
+
+
+def _same(context: dict[str, Any]) -> str:
+    """The new fragment is the old partial's render, and so is the page's partial (the tag)."""
+    old = REFERENCE.render(Context(context))
+    assert render_table(context) == old
+    assert render_to_string("table.html#table", context) == old
+    assert "<script>" not in old  # every name escaped
+    return old
+
+
+def _name(users: list[Any]) -> None:
+    for user, name in zip(users, NAMES, strict=False):
+        Profile.objects.filter(user=user).update(display_name=name)
+
+
+def _every_viewer(table: Any, users: list[Any], langs: tuple[str, ...] = LANGUAGES) -> list[str]:
+    """Each of ``users`` (seated or not) and an anonymous viewer, in each language."""
+    pages = []
+    for lang in langs:
+        with translation.override(lang):
+            for viewer in [*users, None]:
+                context = selectors.table_context(table_id=table.id, user=viewer)
+                assert context is not None
+                pages.append(_same(context))
+    return pages
+
+
+def _act(table: Any, rng: random.Random, passive: bool) -> bool:
+    """One action by whoever is to act: checks and calls (``passive``), else anything legal at
+    random (a bet or raise at its smallest). False once the hand is over."""
+    table.refresh_from_db()
+    hand, state = current_state(table)
+    if hand.ended is not None or not state.actors():
+        return False
+    idx = state.actors()[0]
+    kinds = [a.kind for a in state.legal_actions(idx) if a.kind not in ("swap", "arrange")]
+    quiet = [k for k in ("done", "check", "call") if k in kinds]
+    choice = quiet[0] if passive and quiet else rng.choice(kinds)
+    message: dict[str, Any] = {"action": choice, "version": table.version}
+    if choice in ("bet", "raise"):
+        legal = next(a for a in state.legal_actions(idx) if a.kind == choice)
+        message["amount"] = getattr(legal, "min_amount", None) or getattr(legal, "amount", None)
+    try:
+        services.table_act(table_id=table.id, user=user_for_index(hand, idx), message=message)
+    except ValueError:
+        services.table_act(table_id=table.id, user=user_for_index(hand, idx),
+                           message={"action": "fold" if "fold" in kinds else kinds[0], "version": table.version})
+    return True
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("game", sorted(LIVE_GAMES))
+def test_every_step_of_a_hand_for_every_viewer(game: str) -> None:
+    rng = random.Random(11)
+    table, users = seated_table(game=game)
+    _name(users)
+    stranger = make_user(f"s{table.id}")
+    seen: set[str] = set()
+    for _step in range(80):
+        table.refresh_from_db()
+        for html in _every_viewer(table, [*users, stranger]):
+            seen.update(mark for mark in MARKS if mark in html)
+        # Patch-Patch plays to the showdown (its boards' winners); the others at random.
+        if not _act(table, rng, passive=game == "PP"):
+            break
+    assert {"commitment", "&lt;script&gt;", "next-hand", "act--quiet"} <= seen, seen
+    if game in ("NT", "PT", "PO"):
+        assert "data-sized" in seen  # a bet or raise of the player's size
+    if game in ("F5D", "P5D"):
+        assert "data-draw" in seen
+    if game == "PP":
+        assert {"is-arranging", "board__results", "Your arrangement is in"} <= seen
+    if game == "BB":
+        assert "bb__line" in seen
+
+
+# What the walk through a hand should have drawn at least once.
+MARKS = ("commitment", "&lt;script&gt;", "next-hand", "act--quiet", "data-sized", "data-draw", "is-arranging",
+         "board__results", "bb__line", "wins", "phase-note", "Your arrangement is in")
+
+
+def _stack_deck(monkeypatch: pytest.MonkeyPatch, seed: int) -> None:
+    """Every hand from now on is dealt from the deck ``random.Random(seed)`` shuffles."""
+    monkeypatch.setattr(services, "Deck", SimpleNamespace(
+        shuffled=lambda rng=None: Deck.shuffled(random.Random(seed))))
+
+
+# Decks that give three players, checking and calling to the showdown, these results.
+@pytest.mark.django_db
+@pytest.mark.parametrize(("game", "seed", "shows"), [
+    ("NT", 20, ["wins", " · split"]),
+    ("FO/8", 4, ["wins", " · split", " · low", " · high"]),
+    ("FO/8", 13, ["wins", " · low", " · high", "scoops high and low!"]),
+    ("PP", 4, ["board__results", "scoops all three boards!"]),
+    ("PP", 1, ["board__results", " · split"]),
+])
+def test_showdowns_with_splits_sides_and_scoops(monkeypatch: pytest.MonkeyPatch, game: str, seed: int,
+                                                shows: list[str]) -> None:
+    _stack_deck(monkeypatch, seed)
+    table, users = seated_table(game=game)
+    _name(users)
+    hand = play_passively(table)
+    assert hand.result is not None
+    pages = _every_viewer(table, users)
+    english = pages[: len(users) + 1]
+    for text in shows:
+        assert all(text in html for html in english), text
+    if "scoop" in "".join(shows):
+        assert 'class="scoop"' in pages[-1]
+
+
+@pytest.mark.django_db
+def test_a_table_waiting_for_players() -> None:
+    table = services.table_create(creator=None, name="Waiting <room>", small_blind=5, big_blind=10, max_seats=3,
+                                  is_public=True)
+    first, second = make_user(f"w{table.id}a"), make_user(f"w{table.id}b")
+    _name([first, second])
+    services.table_take_seat(table_id=table.id, user=first, buy_in=500)
+    table.refresh_from_db()
+    assert table.next_hand_at is None
+    for html in _every_viewer(table, [first]):
+        assert "waiting muted" in html and "phase-waiting" in html and "family-pp" in html
+    services.table_take_seat(table_id=table.id, user=second, buy_in=500)
+    table.refresh_from_db()
+    assert table.next_hand_at is not None  # the first deal waits a moment for a third player
+    for html in _every_viewer(table, [first, second]):
+        assert '<p class="waiting">' in html and "commitment" not in html
+
+
+@pytest.mark.django_db
+def test_a_player_on_a_break() -> None:
+    table, users = seated_table(game="NT")
+    _name(users)
+    services.table_act(table_id=table.id, user=users[1], message={"action": "sit_out", "version": table.version})
+    table.refresh_from_db()
+    pages = _every_viewer(table, users)
+    assert 'data-action="im_back"' in pages[1] and 'data-action="im_back"' not in pages[0]
+    # The next hand deals them out: on a break, and the table goes on without them.
+    play_passively(table)
+    services.table_expire(table_id=table.id, now=timezone.now() + dt.timedelta(hours=1))
+    table.refresh_from_db()
+    pages = _every_viewer(table, users)
+    assert "on a break" in pages[0] and 'data-action="im_back"' in pages[1]
+
+
+@pytest.mark.django_db
+def test_a_baseball_session_over() -> None:
+    """The standings under the pot once the session's 8 pots are played (drawn by the include)."""
+    table, users = seated_table(game="BB")
+    play_passively(table)
+    for lang in LANGUAGES:
+        with translation.override(lang):
+            for viewer in [*users, None]:
+                context = selectors.table_context(table_id=table.id, user=viewer)
+                assert context is not None and context["phase"] == "over"
+                context["bb"] = dict(context["bb"], over=True, may_restart=True, seated=viewer is not None)
+                html = _same(context)
+                assert "bb-standings" in html and "next-hand" not in html
+
+
+@pytest.mark.django_db
+def test_rare_values() -> None:
+    """What a walk through hands seldom draws: wins without a side or a split, amounts as text,
+    odd labels and keys, a sized raise without a key, plain text in the history's place."""
+    table, users = seated_table(game="NT")
+    base = selectors.table_context(table_id=table.id, user=users[0])
+    assert base is not None
+    odd = '<b>"A & B"</b> \u05d0'
+    for lang in LANGUAGES:
+        with translation.override(lang):
+            for changes in [
+                {"wins": [{"name": odd, "amount": 30, "category": "", "cards": [], "side": "", "pot": 0},
+                          {"name": "Bo", "amount": "2 1/3", "category": odd, "split": True, "side": "low"},
+                          {"name": "Cy", "amount": 0, "category": "Flush", "split": False, "side": "high"}],
+                 "scoop_name": odd, "phase": "over", "family": "flop"},
+                {"scoop_name": odd, "family": "pp", "phase": "over", "bb": {"over": False}},
+                {"actions": [{"kind": "call", "amount": 10, "label": odd, "key": ""},
+                             {"kind": "fold", "amount": 0, "label": "Fold", "key": "f"}],
+                 "sized": {"kind": "raise", "min": 20, "max": 1000, "label": "Raise to 20", "key": ""}},
+                {"sized": {"kind": "bet", "min": 10, "max": 990, "label": "Bet 10", "key": "r"}, "pot": 1234567},
+                {"history_html": odd, "arranging": True, "arranged": True, "phase": "arrange"},
+                {"hand": None, "family": "", "phase": "", "my_seat": None},
+                {"family": "draw", "mine": base["mine"], "draw_allowed": True},
+                {"family": "draw", "mine": [], "draw_allowed": False},
+                {"family": "stud", "mine": base["mine"]},
+            ]:
+                html = _same({**base, **changes})
+                assert "<b>" not in html
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("game", ["PP", "BB"])
+def test_the_page_draws_the_same_fragment(client: Any, game: str) -> None:
+    table, users = seated_table(game=game)
+    _name(users)
+    client.force_login(users[0])
+    page = client.get(f"/tables/{table.id}/").content.decode()
+    context = selectors.table_context(table_id=table.id, user=users[0])
+    assert context is not None
+    fragment = REFERENCE.render(Context(context))
+    assert '<section class="felt' in fragment and fragment in page
