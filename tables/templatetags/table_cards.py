@@ -42,38 +42,56 @@ def card_row(cards: Any, size: str = "", blanks: int = 0, swappable: bool = Fals
     ``blanks``: empty slots still to come; ``swappable``: the cards are buttons that swap
     (arrangement); ``discardable``: the cards toggle for a draw."""
     parts = [f'<ul class="cards{" cards--" + escape(size) if size else ""}" dir="ltr">']
+    lang = get_language() or ""
     for c in cards or ():
         if _get(c, "hidden"):
             parts.append(_face_down())
             continue
         pic = _get(c, "pic")
-        classes = ["card", f"card--{pic.color}"]
-        if pic.used:
-            classes.append("card--used")
-        elif pic.kicker:
-            classes.append("card--idle")
-        if pic.wild:
-            classes.append("card--wild")
-        if _get(c, "extra"):
-            classes.append("card--extra")
-        text = escape(pic.text)
-        label = escape(pic.label)
-        face = (f'<span class="card__rank" aria-hidden="true">{escape(pic.rank)}</span>'
-                f'<span class="card__suit" aria-hidden="true">{escape(pic.suit)}</span>')
         swap = _get(c, "swap")
-        if swappable and swap:
-            inner = (f'<button type="button" class="card__face card__btn" data-swap="{escape(swap)}" '
-                     f'draggable="true" aria-label="{label}">{face}</button>')
-        elif discardable:
-            inner = (f'<button type="button" class="card__face card__btn" data-discard="{text}" '
-                     f'aria-pressed="false" aria-label="{label}">{face}</button>')
-        else:
-            inner = f'<span class="card__face" role="img" aria-label="{label}">{face}</span>'
-        parts.append(f'<li class="{" ".join(classes)}" data-card="{text}">{inner}</li>')
+        mode = "swap" if swappable and swap else ("discard" if discardable else "")
+        key = (lang, pic, bool(_get(c, "extra")), mode, swap if mode == "swap" else "")
+        html = _CARDS.get(key)
+        if html is None:
+            if len(_CARDS) >= _CARDS_MAX:
+                _CARDS.clear()
+            html = _CARDS[key] = _card(pic, key[2], mode, swap)
+        parts.append(html)
     for _i in range(int(blanks or 0)):
         parts.append('<li class="card card--blank"><span class="card__face" aria-hidden="true"></span></li>')
     parts.append("</ul>")
     return mark_safe("".join(parts))  # noqa: S308 - every value above is escaped
+
+
+# One card's markup, kept per language and the way it is drawn: a table draws the same few
+# dozen cards on every render. A CardPicture is a frozen dataclass: equal pictures, equal markup.
+_CARDS: dict[tuple[Any, ...], str] = {}
+_CARDS_MAX = 20000
+
+
+def _card(pic: Any, extra: bool, mode: str, swap: Any) -> str:
+    classes = ["card", f"card--{pic.color}"]
+    if pic.used:
+        classes.append("card--used")
+    elif pic.kicker:
+        classes.append("card--idle")
+    if pic.wild:
+        classes.append("card--wild")
+    if extra:
+        classes.append("card--extra")
+    text = escape(pic.text)
+    label = escape(pic.label)
+    face = (f'<span class="card__rank" aria-hidden="true">{escape(pic.rank)}</span>'
+            f'<span class="card__suit" aria-hidden="true">{escape(pic.suit)}</span>')
+    if mode == "swap":
+        inner = (f'<button type="button" class="card__face card__btn" data-swap="{escape(swap)}" '
+                 f'draggable="true" aria-label="{label}">{face}</button>')
+    elif mode == "discard":
+        inner = (f'<button type="button" class="card__face card__btn" data-discard="{text}" '
+                 f'aria-pressed="false" aria-label="{label}">{face}</button>')
+    else:
+        inner = f'<span class="card__face" role="img" aria-label="{label}">{face}</span>'
+    return f'<li class="{" ".join(classes)}" data-card="{text}">{inner}</li>'
 
 
 def _t(text: str) -> str:
