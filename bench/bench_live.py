@@ -10,12 +10,15 @@ Celery worker (threads, concurrency 2, with its beat), all started the way
 services; every bot is a websocket client that logs in with its own session cookie and acts ONE
 SECOND (plus up to 0.2 s) after its turn comes: check, else call; "done" to arrange; "I'm back"
 after a timeout. On one table in ten one bot never acts, so its clocks run out (decision timeouts
-next to the showdown pauses every hand ends with). Tables start at random moments over the first
-``STAGGER`` seconds (each table's bots hold their first action until then), as independent
-tables would, rather than all in the same instant and then in step.
+next to the showdown pauses every hand ends with). The clocks are those of the site's fastest
+tables (``CLOCKS``); one more run at 200 tables uses the short clocks the bench used before
+(``SHORT_CLOCKS``: a timer every few seconds at every table, and a hand every 15 s or so). Tables
+start (their first hand is dealt) at random moments over about one hand's length, as independent
+tables would, rather than all in the same instant and then in step; the window opens once all
+are under way.
 
-Figures, for N = 10, 50 and 200 (N is lowered, and the table says so, when seeding takes over a
-minute):
+Figures, for N = 10, 50, 200 and 500 (N is lowered, and the table says so, when seeding takes
+over a minute):
 
 * actions per second accepted by the server (every bot action that was not refused);
 * latency: from a bot sending an action to EVERY viewer of that table (the table's three players)
@@ -28,8 +31,8 @@ minute):
   their turn comes), over 40 tables.
 
 Targets from issue #4: p99 latency at most 50 ms with 200 tables on this 2-core machine; timers
-at most 1 s late at p99. Everything talks to 127.0.0.1 only; every loop and run is bounded (about
-20 s measured per run, a minute or so each with its set-up).
+at most 1 s late at p99. Everything talks to 127.0.0.1 only; every loop and run is bounded (30 s
+measured per run, a minute or two each with its set-up).
 """
 # No "from __future__ import annotations": bench/run.py loads this file without registering it
 # in sys.modules, and dataclasses then cannot resolve string annotations.
@@ -70,19 +73,33 @@ SIZES = tuple(int(n) for n in os.environ.get("BENCH_LIVE_SIZES", "10,50,200,500"
 DAPHNES = int(os.environ.get("BENCH_LIVE_DAPHNES", "2"))  # Daphne processes for the N runs
 THINK = 1.0  # seconds between a bot's turn coming and its action
 JITTER = 0.2  # plus up to this much, so three players arranging at once don't always collide
-# Tables start at random moments over this many seconds, as independent tables would. Started
-# together (every table dealt in the same instant) they move in step for the whole run: every
-# table's arrangement, and every check after it, comes in the same fifth of a second, and the
-# p99 measures those bursts. Under the arrangement clock, so nobody times out waiting.
-STAGGER = 6.0
-WINDOW = 20.0  # seconds measured per run
+WINDOW = 30.0  # seconds measured per run
 SETUP_BUDGET = 150.0  # seconds allowed to seed one run's tables before N is lowered
 SEED_BATCH = 25  # tables per seed command
 SEED_LANES = 3  # control processes seeding at once
-CLOCKS = {"decision": 5.0, "arrange": 8.0, "showdown": 1.0, "deal": 1.0}
-# A state's clock name -> its length: a new deadline minus its length is when the server set it.
-CLOCK_LENGTH = {"decision": CLOCKS["decision"], "arrange": CLOCKS["arrange"], "next": CLOCKS["showdown"],
-                "deal": CLOCKS["deal"]}
+# The clocks of a "fast" table, the site's quickest (tables.services): what players at a brisk
+# table live with. The bots act long before them, but the showdown pause and the pause before a
+# deal set how many hands (and so hand starts and ends, the heaviest writes) a table plays.
+CLOCKS = {"decision": 12.0, "arrange": 100.0, "showdown": 6.0, "deal": 4.0}
+# The clocks the bench ran with until 2026-11-30, kept as a stress run: a timer every few seconds
+# at every table, and a hand start every 15 s or so.
+SHORT_CLOCKS = {"decision": 5.0, "arrange": 8.0, "showdown": 1.0, "deal": 1.0}
+
+
+def clock_lengths(clocks: dict[str, float]) -> dict[str, float]:
+    """A state's clock name -> its length: a new deadline minus its length is when the server set it."""
+    return {"decision": clocks["decision"], "arrange": clocks["arrange"], "next": clocks["showdown"],
+            "deal": clocks["deal"]}
+
+
+def spread_seconds(clocks: dict[str, float]) -> float:
+    """About one hand at a table of these bots: the two pauses and some fifteen actions of a
+    second each. Tables start at random moments over this long, so that their hands' starts and
+    ends are spread as independent tables' are; started together they stay in step for the whole
+    run, and the p99 measures every table's showdown landing in the same few seconds."""
+    return clocks["showdown"] + clocks["deal"] + 16.0
+
+
 SLEEPY_EVERY = 10  # one table in ten has a bot that lets its clocks run out
 SATURATION_TABLES = 40
 SATURATION_WINDOW = 15.0
@@ -124,7 +141,7 @@ class Bot(Viewer):
         self.think = think
         self.sleepy = sleepy
         self.pending: asyncio.TimerHandle | None = None
-        self.start_at = 0.0  # loop time before which this bot does not act (see STAGGER)
+        self.start_at = 0.0  # loop time before which this bot does not act
         self.last_send: Send | None = None
         self.acted_at = -1  # the version this bot last acted on: never twice on the same picture
         self.sending: set[asyncio.Task[None]] = set()
@@ -186,11 +203,13 @@ class RunResult:
     think: float
     window: float
     setup_s: float
+    clocks: dict[str, float] = field(default_factory=lambda: dict(CLOCKS))
     accepted: int = 0
     refused: int = 0
     latencies: list[float] = field(default_factory=list)
     timer_late: list[float] = field(default_factory=list)
     timer_applied: list[float] = field(default_factory=list)  # deadline -> the server applied it
+    timer_late_by_clock: dict[str, list[float]] = field(default_factory=dict)  # timer_late, by clock
     missed_versions: int = 0
     bot_timeouts: int = 0
     cpu: dict[str, float] = field(default_factory=dict)
@@ -291,13 +310,14 @@ def _analyse(result: RunResult, bots: list[Bot], record: Record, t0: float, t1: 
             # The state the timer made starts a new clock at the moment the server applied it;
             # one that started before the deadline came from something else (a seat taken...).
             made = states.get(version + 1)
-            length = CLOCK_LENGTH.get(made["clock"]) if made else None
+            length = clock_lengths(result.clocks).get(made["clock"]) if made else None
             if made is not None and made["deadline"] is not None and length:
                 applied = made["deadline"] - length - info["deadline"]
                 if applied < -0.05:
                     continue
                 result.timer_applied.append(applied)
             result.timer_late.append(max(arrivals) - info["deadline"])  # type: ignore[type-var,operator]
+            result.timer_late_by_clock.setdefault(str(info["clock"]), []).append(result.timer_late[-1])
             if info["clock"] == "decision" and not any(
                 b.sleepy for b in viewers
             ):
@@ -355,14 +375,22 @@ async def _drive(cluster: Cluster, tables: list[dict[str, Any]], cookie_name: st
     try:
         result.rss_before = rss_now()
         await _connect_all(bots)
-        await asyncio.to_thread(cluster.control, "resume", tables=[t["id"] for t in tables])
         result.setup_s = time.monotonic() - setup_started
-        started = asyncio.get_running_loop().time()
-        offsets = {t["id"]: random.uniform(0, STAGGER) for t in tables}
-        for b in bots:
-            b.start_at = started + offsets[b.table_id]
-        # Every table under way, at its own moment, before the window opens.
-        await asyncio.sleep(STAGGER + min(3.0, window / 5))
+        # Every table starts (its first hand is dealt) at its own moment over about one hand's
+        # length (spread_seconds), and the window opens once all are under way.
+        loop = asyncio.get_running_loop()
+        spread = spread_seconds(result.clocks)
+        started = loop.time()
+        waiting = sorted(((random.uniform(0, spread), t["id"]) for t in tables), reverse=True)
+        while waiting:
+            now = loop.time() - started
+            due = []
+            while waiting and waiting[-1][0] <= now:
+                due.append(waiting.pop()[1])
+            if due:
+                await asyncio.to_thread(cluster.control, "resume", tables=due)
+            await asyncio.sleep(0.25)
+        await asyncio.sleep(min(3.0, window / 5))
         cpu0 = cpu_now()
         t0 = time.time()
         await asyncio.sleep(window)
@@ -370,7 +398,7 @@ async def _drive(cluster: Cluster, tables: list[dict[str, Any]], cookie_name: st
         cpu1 = cpu_now()
         result.rss_after = rss_now()
         record.stopped = True
-        await asyncio.sleep(min(3.0, CLOCKS["decision"]))  # let the last actions and timers land
+        await asyncio.sleep(min(3.0, result.clocks["decision"]))  # let the last actions and timers land
         result.window = t1 - t0
         used = {k: cpu_used(cpu0[k], cpu1[k]) / result.window for k in cpu1}
         result.machine = used.pop("machine")
@@ -418,12 +446,13 @@ def _seed(cluster: Cluster, tables: int, started: float) -> tuple[list[dict[str,
     return seeded, cookie_name[0]
 
 
-def _one_run(*, tables: int, daphnes: int, think: float, window: float) -> RunResult:
+def _one_run(*, tables: int, daphnes: int, think: float, window: float,
+             clocks: dict[str, float] | None = None) -> RunResult:
     setup_started = time.monotonic()
     result = RunResult(tables=tables, daphnes=daphnes, think=think, window=window, setup_s=0.0,
-                       load=os.getloadavg()[0])
+                       clocks=dict(clocks or CLOCKS), load=os.getloadavg()[0])
     with postgres_database(PG_ADMIN_URL) as db_url, redis_database(REDIS_BASE_URL, REDIS_DB) as redis_url:
-        cluster = Cluster(database_url=db_url, redis_url=redis_url, **CLOCKS)
+        cluster = Cluster(database_url=db_url, redis_url=redis_url, **result.clocks)
         try:
             cluster.migrate()
             ports = [cluster.start_daphne() for _ in range(daphnes)]
@@ -462,37 +491,43 @@ def run(window: float = WINDOW) -> str:
         return title + msg + "\n"
 
     runs: list[RunResult] = []
-    plan = [(n, DAPHNES, THINK, window) for n in SIZES]
-    plan.append((SATURATION_TABLES, 1, 0.0, min(window, SATURATION_WINDOW)))
-    for n, daphnes, think, seconds in plan:
-        print(f"live: {n} tables x 3 bots, {daphnes} Daphne, think {think:.0f} s, {seconds:.0f} s ...", flush=True)
+    plan = [(n, DAPHNES, THINK, window, CLOCKS) for n in SIZES]
+    plan.append((TARGET_TABLES, DAPHNES, THINK, window, SHORT_CLOCKS))
+    plan.append((SATURATION_TABLES, 1, 0.0, min(window, SATURATION_WINDOW), CLOCKS))
+    for n, daphnes, think, seconds, clocks in plan:
+        short = " (short clocks)" if clocks is SHORT_CLOCKS else ""
+        print(f"live: {n} tables x 3 bots{short}, {daphnes} Daphne, think {think:.0f} s, {seconds:.0f} s ...", flush=True)
         try:
-            r = _one_run(tables=n, daphnes=daphnes, think=think, window=seconds)
+            r = _one_run(tables=n, daphnes=daphnes, think=think, window=seconds, clocks=clocks)
         except (ClusterError, OSError, TimeoutError) as exc:
             print(f"  failed: {exc}", flush=True)
-            r = RunResult(tables=n, daphnes=daphnes, think=think, window=seconds, setup_s=0.0,
+            r = RunResult(tables=n, daphnes=daphnes, think=think, window=seconds, setup_s=0.0, clocks=dict(clocks),
                           note=f"failed: {str(exc).splitlines()[0][:200]}")
         runs.append(r)
         print("  " + r.line(), flush=True)
-    return title + _markdown(runs[:-1], runs[-1])
+    return title + _markdown(runs[:-2], runs[-1], stress=runs[-2])
 
 
 def _ms(values: list[float], q: float, scale: float = 1000.0) -> str:
     return f"{_pct(values, q) * scale:.0f} ms" if values else "-"
 
 
-def _markdown(runs: list[RunResult], sat: RunResult) -> str:
+def _markdown(runs: list[RunResult], sat: RunResult, stress: RunResult | None = None) -> str:
     out = [
         "Bots on real websockets (the `websockets` library) against Daphne, one Celery worker (threads, "
         "concurrency 2, with its beat), channels_redis and PostgreSQL, all on this machine; a fresh "
         "database and Redis db per run. Three bots a table, each logged in with its own session, "
         f"acting {THINK:.0f} s (plus 0-{JITTER * 1000:.0f} ms) after its turn comes: check, else call, "
         f"done to arrange. On one table in {SLEEPY_EVERY} one bot never acts, so its decision clocks "
-        f"run out. Clocks: decision {CLOCKS['decision']:.0f} s, arrangement {CLOCKS['arrange']:.0f} s, "
-        f"showdown pause {CLOCKS['showdown']:.0f} s. Each table's three players are spread over the "
-        f"Daphne processes. Tables start at random moments over the first {STAGGER:.0f} s, as "
-        "independent tables would (started in the same instant they move in step, and every table's "
-        "actions come in the same fifth of a second); the window opens once all are under way.",
+        f"run out. Clocks of the site's fastest tables: decision {CLOCKS['decision']:.0f} s, arrangement "
+        f"{CLOCKS['arrange']:.0f} s, showdown pause {CLOCKS['showdown']:.0f} s, pause before a deal "
+        f"{CLOCKS['deal']:.0f} s; the row marked 'short clocks' uses {SHORT_CLOCKS['decision']:.0f} s, "
+        f"{SHORT_CLOCKS['arrange']:.0f} s, {SHORT_CLOCKS['showdown']:.0f} s and {SHORT_CLOCKS['deal']:.0f} s "
+        "(what this bench used before: timers five times as often, a hand every 15 s or so). Each table's "
+        "three players are spread over the Daphne processes. Tables start (their first hand is dealt) at "
+        f"random moments over about one hand's length ({spread_seconds(CLOCKS):.0f} s), as independent "
+        "tables would: started in the same instant they stay in step, and every table's showdown lands "
+        "in the same few seconds. The window opens once all are under way.",
         "",
         "* latency: an action sent until every player at that table holds the version it made;",
         "* timers, seen: the deadline a state announced until every player holds the version the timer "
@@ -519,9 +554,11 @@ def _markdown(runs: list[RunResult], sat: RunResult) -> str:
     def keeps_up(r: RunResult) -> bool:
         return bool(r.latencies) and _pct(r.latencies, 99) < THINK and r.actions_per_s / r.tables >= KEEP_UP_SHARE * per_table
 
-    for r in runs + [sat]:
+    for r in runs + ([stress] if stress is not None else []) + [sat]:
         lat = r.latencies
         tag = f"{r.tables}" + (" (no think time)" if r.think == 0 else "")
+        if r.clocks == SHORT_CLOCKS:
+            tag += " (short clocks)"
         if r.note:
             tag += f" ({r.note})"
         up = "-" if r.think == 0 else ("yes" if keeps_up(r) else "**no**")
