@@ -96,3 +96,12 @@ def test_sqlite_is_tuned_for_concurrent_tables() -> None:
     opts = settings.DATABASES["default"]["OPTIONS"]
     assert opts["transaction_mode"] == "IMMEDIATE"
     assert "journal_mode=WAL" in opts["init_command"]
+
+
+def test_the_server_process_keeps_its_start_up_objects_out_of_the_collector() -> None:
+    import gc
+
+    import config.asgi
+
+    assert gc.get_threshold() == config.asgi.GC_THRESHOLDS != (700, 10, 10)
+    assert gc.get_freeze_count() > 10_000  # Django, the apps and their modules
