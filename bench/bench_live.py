@@ -499,7 +499,9 @@ def run(window: float = WINDOW) -> str:
     runs: list[RunResult] = []
     plan = [(n, DAPHNES, THINK, window, CLOCKS) for n in SIZES]
     plan.append((TARGET_TABLES, DAPHNES, THINK, window, SHORT_CLOCKS))
-    plan.append((SATURATION_TABLES, 1, 0.0, min(window, SATURATION_WINDOW), CLOCKS))
+    # With no think time a hand's actions take a fraction of a second and the fast clocks'
+    # pauses (10 s a hand) would be most of the run: the short pauses keep the process busy.
+    plan.append((SATURATION_TABLES, 1, 0.0, min(window, SATURATION_WINDOW), SHORT_CLOCKS))
     for n, daphnes, think, seconds, clocks in plan:
         short = " (short clocks)" if clocks is SHORT_CLOCKS else ""
         print(f"live: {n} tables x 3 bots{short}, {daphnes} Daphne, think {think:.0f} s, {seconds:.0f} s ...", flush=True)

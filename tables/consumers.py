@@ -158,9 +158,9 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.send_error(gettext_noop("You are no longer a member of this club."), translate=True)
             await self.close(code=4403)
 
-    async def send_snapshot(self, force: bool = False, hint: int | None = None, hand_only: bool = False) -> None:
+    async def send_snapshot(self, force: bool = False, hint: int | None = None) -> None:
         user = self.scope.get("user")
-        snap = await _db(_render)(self.table_id, user, self.language, hint, hand_only)
+        snap = await _db(_render)(self.table_id, user, self.language, hint)
         await self.deliver(snap, force=force)
 
     async def deliver(self, snap: dict[str, Any] | None, force: bool = False, held: bool = False) -> None:

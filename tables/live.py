@@ -136,18 +136,23 @@ def _send_group(group: str, message: dict[str, Any]) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
+    _send_with_retries(group, lambda: layer.group_send(group, message))
+
+
+def _send_with_retries(what: str, send: Callable[[], Awaitable[Any]]) -> None:
+    """Run ``send()`` on the right loop (see ``_run``), again after a failed connection."""
 
     async def factory() -> None:
         retry_on = _connection_errors()
         for attempt in range(1, BROADCAST_ATTEMPTS + 1):
             try:
-                await layer.group_send(group, message)
+                await send()
                 return
             except retry_on as exc:
                 # Sending twice is harmless: consumers skip a version they already hold.
                 if attempt == BROADCAST_ATTEMPTS:
                     raise
-                log.warning("broadcast to %s failed (%r); trying again", group, exc)
+                log.warning("broadcast to %s failed (%r); trying again", what, exc)
                 await asyncio.sleep(0.05 * attempt)
 
     _run(factory)
@@ -257,20 +262,8 @@ def _publish(table_id: int, message: dict[str, Any]) -> None:
 
     payload = json.dumps(message, separators=(",", ":"))
     channel = pubsub_channel(table_id)
-
-    async def factory() -> None:
-        retry_on = _connection_errors()
-        for attempt in range(1, BROADCAST_ATTEMPTS + 1):
-            try:
-                await _publisher().publish(channel, payload)
-                return
-            except retry_on as exc:
-                if attempt == BROADCAST_ATTEMPTS:
-                    raise
-                log.warning("broadcast to %s failed (%r); trying again", channel, exc)
-                await asyncio.sleep(0.05 * attempt)
-
-    _run(factory)
+    # The client is looked up when the send runs, on the loop it runs on.
+    _send_with_retries(channel, lambda: _publisher().publish(channel, payload))
 
 
 def _send_table(table_id: int, message: dict[str, Any]) -> None:
