@@ -138,7 +138,7 @@ def _status(s: Any, phase: str) -> str:
 def seat_list(rows: Any, phase: str = "", bb: Any = None) -> SafeString:
     """The seats at the table (``tables.presenter.SeatRow``), written in Python for the same
     reason as ``card_row``: this loop was most of what was left of each viewer's render. The
-    markup is what the template loop it replaces drew (tests/tables/test_card_row_tag.py)."""
+    markup is what the template loop it replaces drew (tests/tables/test_seat_list_tag.py)."""
     from django.utils.translation import ngettext
 
     parts: list[str] = []
