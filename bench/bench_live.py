@@ -377,11 +377,12 @@ async def _drive(cluster: Cluster, tables: list[dict[str, Any]], cookie_name: st
         result.rss_before = rss_now()
         await _connect_all(bots)
         result.setup_s = time.monotonic() - setup_started
-        # This process stamps every arrival: a full collection of its heap (every bot and every
-        # message recorded) would stamp a fifth of a second late whatever came meanwhile.
+        # This process stamps every arrival: a collection of its heap (every bot and every
+        # message recorded) would stamp late whatever came meanwhile, so it does not collect
+        # while it measures (it frees by reference counting; the cycles wait until the end).
         gc.collect()
         gc.freeze()
-        gc.set_threshold(20000, 20, 100)
+        gc.disable()
         # Every table starts (its first hand is dealt) at its own moment over about one hand's
         # length (spread_seconds), and the window opens once all are under way.
         loop = asyncio.get_running_loop()
@@ -412,6 +413,8 @@ async def _drive(cluster: Cluster, tables: list[dict[str, Any]], cookie_name: st
         _analyse(result, bots, record, t0, t1)
         result.errors = dict(record.errors)
     finally:
+        gc.enable()
+        gc.unfreeze()
         record.stopped = True
         for b in bots:
             if b.pending is not None:

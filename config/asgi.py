@@ -2,7 +2,8 @@
 
 import os
 
-GC_THRESHOLDS = (5000, 20, 100)  # Python's defaults are (700, 10, 10); see the end of this file
+# Python's defaults are (700, 10, 10); see the end of this file. PP_GC_THRESHOLDS="a,b,c" overrides.
+GC_THRESHOLDS = tuple(int(x) for x in os.environ.get("PP_GC_THRESHOLDS", "5000,20,100").split(","))
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
