@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -66,3 +67,26 @@ def play_passively(table: Table, max_steps: int = 200) -> Hand:
             message={"action": choice, "version": table.version},
         )
     raise AssertionError("hand did not end")
+
+
+def act_once(table: Table, rng: random.Random, passive: bool) -> bool:
+    """One action by whoever is to act: checks and calls (``passive``), else anything legal at
+    random (a bet or raise at its smallest). False once the hand is over."""
+    table.refresh_from_db()
+    hand, state = current_state(table)
+    if hand.ended is not None or not state.actors():
+        return False
+    idx = state.actors()[0]
+    kinds = [a.kind for a in state.legal_actions(idx) if a.kind not in ("swap", "arrange")]
+    quiet = [k for k in ("done", "check", "call") if k in kinds]
+    choice = quiet[0] if passive and quiet else rng.choice(kinds)
+    message: dict[str, Any] = {"action": choice, "version": table.version}
+    if choice in ("bet", "raise"):
+        legal = next(a for a in state.legal_actions(idx) if a.kind == choice)
+        message["amount"] = getattr(legal, "min_amount", None) or getattr(legal, "amount", None)
+    try:
+        services.table_act(table_id=table.id, user=user_for_index(hand, idx), message=message)
+    except ValueError:
+        services.table_act(table_id=table.id, user=user_for_index(hand, idx),
+                           message={"action": "fold" if "fold" in kinds else kinds[0], "version": table.version})
+    return True

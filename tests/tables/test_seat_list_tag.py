@@ -12,11 +12,11 @@ from django.template import Context, Template
 from django.utils import translation
 
 from rules_engine.cards import Card
-from tables import selectors, services
+from tables import selectors
 from tables.handreader import CardPicture
 from tables.models import LIVE_GAMES
 from tables.presenter import SeatRow, _Units
-from tests.tables.helpers import current_state, seated_table, user_for_index
+from tests.tables.helpers import act_once, seated_table
 
 # The loop as templates/table.html had it before {% seat_list %}.
 LOOP = """      {% for s in seat_rows %}
@@ -128,23 +128,8 @@ def test_every_step_of_a_hand_for_every_viewer(game: str) -> None:
                         html = _same_boards({"boards": context["boards"], "arranging": context.get("arranging")})
                         boards_seen.add("board__results" in html)
                     checked += 1
-        hand, state = current_state(table)
-        if hand.ended is not None or not state.actors():
+        if not act_once(table, rng, passive=game == "PP"):
             break
-        idx = state.actors()[0]
-        kinds = [a.kind for a in state.legal_actions(idx) if a.kind not in ("swap", "arrange")]
-        # Patch-Patch plays to the showdown (its boards' winners); the others at random.
-        passive = [k for k in ("done", "check", "call") if k in kinds]
-        choice = passive[0] if game == "PP" and passive else rng.choice(kinds)
-        message: dict[str, Any] = {"action": choice, "version": table.version}
-        if choice in ("bet", "raise"):
-            legal = next(a for a in state.legal_actions(idx) if a.kind == choice)
-            message["amount"] = getattr(legal, "min_amount", None) or getattr(legal, "amount", None)
-        try:
-            services.table_act(table_id=table.id, user=user_for_index(hand, idx), message=message)
-        except ValueError:
-            services.table_act(table_id=table.id, user=user_for_index(hand, idx),
-                               message={"action": "fold" if "fold" in kinds else kinds[0], "version": table.version})
     assert checked >= 8
     if game == "PP":
         assert boards_seen == {True, False}  # boards during the hand and with their winners

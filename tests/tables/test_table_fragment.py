@@ -21,11 +21,10 @@ from tables import selectors, services
 from tables.fragment import render_table
 from tables.models import LIVE_GAMES
 from tests.tables.helpers import (
-    current_state,
+    act_once,
     make_user,
     play_passively,
     seated_table,
-    user_for_index,
 )
 
 # The partial as templates/table.html had it before {% table_fragment %}: between
@@ -127,27 +126,6 @@ def _every_viewer(table: Any, users: list[Any], langs: tuple[str, ...] = LANGUAG
     return pages
 
 
-def _act(table: Any, rng: random.Random, passive: bool) -> bool:
-    """One action by whoever is to act: checks and calls (``passive``), else anything legal at
-    random (a bet or raise at its smallest). False once the hand is over."""
-    table.refresh_from_db()
-    hand, state = current_state(table)
-    if hand.ended is not None or not state.actors():
-        return False
-    idx = state.actors()[0]
-    kinds = [a.kind for a in state.legal_actions(idx) if a.kind not in ("swap", "arrange")]
-    quiet = [k for k in ("done", "check", "call") if k in kinds]
-    choice = quiet[0] if passive and quiet else rng.choice(kinds)
-    message: dict[str, Any] = {"action": choice, "version": table.version}
-    if choice in ("bet", "raise"):
-        legal = next(a for a in state.legal_actions(idx) if a.kind == choice)
-        message["amount"] = getattr(legal, "min_amount", None) or getattr(legal, "amount", None)
-    try:
-        services.table_act(table_id=table.id, user=user_for_index(hand, idx), message=message)
-    except ValueError:
-        services.table_act(table_id=table.id, user=user_for_index(hand, idx),
-                           message={"action": "fold" if "fold" in kinds else kinds[0], "version": table.version})
-    return True
 
 
 @pytest.mark.django_db(transaction=True)
@@ -163,7 +141,7 @@ def test_every_step_of_a_hand_for_every_viewer(game: str) -> None:
         for html in _every_viewer(table, [*users, stranger]):
             seen.update(mark for mark in MARKS if mark in html)
         # Patch-Patch plays to the showdown (its boards' winners); the others at random.
-        if not _act(table, rng, passive=game == "PP"):
+        if not act_once(table, rng, passive=game == "PP"):
             break
     assert {"commitment", "&lt;script&gt;", "next-hand", "act--quiet"} <= seen, seen
     if game in ("NT", "PT", "PO"):
