@@ -1,10 +1,11 @@
-"""The writers' few hottest reads, compiled to SQL once per process.
+"""The live tables' few hottest reads and writes, compiled to SQL once per process.
 
 Django builds and compiles a queryset's SQL every time it runs: for the row lock, the player's
 seat and the current hand, which every action reads, that was most of the time those reads
 took (``bench/bench_hotpath.py --profile``). Each is written here as the queryset it is, compiled
-the first time, and then run as that SQL through ``Model.objects.raw`` (which still converts the
-columns as the ORM does).
+the first time, and then run as that SQL on a cursor, its row made into the model instance with
+the converters the ORM applies (``first``). Also here: the writers' two UPDATEs (``save``) and a
+viewer's one-statement read of a table and its latest hand (``table_and_latest_hand``).
 """
 
 from __future__ import annotations
