@@ -160,14 +160,13 @@ def _send_with_retries(what: str, send: Callable[[], Awaitable[Any]]) -> None:
 
 # -- Redis losing what it knew ------------------------------------------------------------------
 #
-# Group memberships live in Redis. When Redis restarts, every consumer that was waiting for a
-# message sees its connection fail and dies (its client reconnects and joins again), but a
-# consumer that was busy at that moment (rendering a view) finds a working connection when it
-# next listens: its socket stays open and it is in no group any more, so its player is sent
-# nothing ever again. Messages sent while Redis did not answer are lost too. So each Daphne
-# process keeps a key of its own in Redis and looks at it every second: when the key is gone
-# (Redis lost its data) or Redis did not answer for a while, the process's consumers join their
-# groups again and send their viewers any version they missed.
+# Messages sent while Redis did not answer are lost, and channels_redis's group memberships (the
+# lobby's; and the tables' before they moved to pub/sub) go with a Redis that loses its data. A
+# consumer that was busy while that happened found a working connection afterwards and was sent
+# nothing ever again. So each Daphne process keeps a key of its own in Redis and looks at it
+# every second: when the key is gone (Redis lost its data) or Redis did not answer for a while,
+# the process's table fan-out joins its tables again and every table socket is sent any version
+# it missed (tables.consumers._after_redis_trouble).
 
 WATCH_EVERY = 1.0
 _watch: asyncio.Task[None] | None = None
