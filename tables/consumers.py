@@ -15,6 +15,7 @@ import weakref
 from collections.abc import Callable
 from typing import Any
 
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
@@ -54,6 +55,9 @@ class TableConsumer(AsyncWebsocketConsumer):
     table_id: int
     last_version: int
     language: str
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        await _dispatch_without_hop(self, message)
 
     async def connect(self) -> None:
         remember_server_loop(asyncio.get_running_loop())
@@ -127,7 +131,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         # it was refused), never a table that moved on without it, on which they would act again.
         self._acting = True
         try:
-            new_version = await _db(_act)(self.table_id, user, message, self.language)
+            new_version, snap = await _db(_act_and_draw)(self.table_id, user, message, self.language)
         except services.StaleVersion as exc:
             await self.send_error(str(exc))
             await self.send_snapshot(force=True)
@@ -139,8 +143,12 @@ class TableConsumer(AsyncWebsocketConsumer):
         else:
             # The player sees what their own action did from this answer, not only from the group
             # message, which a Redis restart can lose; the fan-out's picture of this version is
-            # then skipped, so nothing is sent twice.
-            await self.send_snapshot(hint=new_version)
+            # then skipped, so nothing is sent twice. It was drawn in the same hop to a thread as
+            # the action was taken.
+            if snap is _FAILED:
+                await self.send_snapshot(hint=new_version)
+            else:
+                await self.deliver(snap)
         finally:
             self._acting = False
             held, self._held = self._held, None
@@ -201,6 +209,9 @@ class TableConsumer(AsyncWebsocketConsumer):
 class LobbyConsumer(AsyncWebsocketConsumer):
     """Tells lobby pages to refresh their table list (they fetch it with htmx)."""
 
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        await _dispatch_without_hop(self, message)
+
     async def connect(self) -> None:
         remember_server_loop(asyncio.get_running_loop())
         await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
@@ -214,6 +225,18 @@ class LobbyConsumer(AsyncWebsocketConsumer):
 
     async def lobby_changed(self, event: dict[str, Any]) -> None:
         await self.send(text_data=json.dumps({"type": "lobby"}))
+
+
+async def _dispatch_without_hop(consumer: AsyncWebsocketConsumer, message: dict[str, Any]) -> None:
+    """Channels' ``dispatch`` without its ``aclose_old_connections()`` before every message: that
+    is a hop to the process's ONE thread-sensitive thread, shared by every socket, for each
+    action a player sends; at 200 tables the queue for that thread was part of the slowest
+    actions' wait. These consumers touch the database only through ``_db``, whose thread closes
+    old connections before and after each call, as a request does."""
+    handler = getattr(consumer, get_handler_name(message), None)
+    if handler is None:
+        raise ValueError(f"No handler for message type {message['type']}")
+    await handler(message)
 
 
 # The table consumers open in this process, for the Redis watch (tables.live.start_redis_watch).
@@ -550,6 +573,17 @@ def _act(table_id: int, user: Any, message: dict[str, Any], language: str) -> in
     # Refusals are written for the player, in the player's language.
     with translation.override(language):
         return services.table_act(table_id=table_id, user=user, message=message).version
+
+
+def _act_and_draw(table_id: int, user: Any, message: dict[str, Any], language: str) -> tuple[int, Any]:
+    """The action, then the player's picture of the version it made, in one hop to a thread.
+    The action is taken whatever happens to the drawing (``_FAILED``: draw it again)."""
+    version = _act(table_id, user, message, language)
+    try:
+        return version, _render(table_id, user, language, version)
+    except Exception:
+        log.exception("table %s: could not draw the actor's picture", table_id)
+        return version, _FAILED
 
 
 def _render(table_id: int, user: Any, language: str, hint: int | None = None,

@@ -15,16 +15,18 @@ fills it with escaped values (``_bt``).
 
 from __future__ import annotations
 
+import html
 from typing import Any
 
+from django.conf import settings
 from django.template import Context
 from django.template.loader import get_template
 from django.utils.formats import localize
 from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import gettext_noop
+from django.utils.translation import get_language, gettext_noop
 
-from tables.templatetags.table_cards import _get, _t, board_list, card_row, seat_list
+from tables.templatetags.table_cards import _drawing, _get, _t, board_list, card_row, seat_list
 
 # For makemessages, which does not see through _t() and _bt(): the labels and sentences drawn here.
 _MSGIDS = (
@@ -47,6 +49,11 @@ _CLOCK = '<span class="clock" data-clock></span>'
 
 def _v(value: Any) -> str:
     """``value`` as ``{{ value }}`` prints it: numbers localized, then escaped unless safe."""
+    kind = type(value)
+    if kind is str:  # not SafeString, a subclass, which is printed as it is
+        return html.escape(value)
+    if kind is int and not settings.USE_THOUSAND_SEPARATOR:
+        return str(value)  # what localize() gives an int then (numberformat's fast case)
     if not isinstance(value, str):
         value = str(localize(value))
     return conditional_escape(value)
@@ -76,6 +83,15 @@ def render_table(context: Any) -> SafeString:
     """The ``table`` partial for ``context`` (``tables.selectors.table_context``'s dict, or the
     template ``Context`` of the page that includes it): the felt, the seats, the pot, the boards,
     the results, this viewer's buttons, the deck's fingerprint and the last hands."""
+    before = getattr(_drawing, "language", None)
+    _drawing.language = get_language() or ""
+    try:
+        return _render_table(context)
+    finally:
+        _drawing.language = before
+
+
+def _render_table(context: Any) -> SafeString:
     get = context.get
     phase = get("phase")
     family = get("family")

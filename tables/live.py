@@ -261,8 +261,63 @@ def _publish(table_id: int, message: dict[str, Any]) -> None:
 
     payload = json.dumps(message, separators=(",", ":"))
     channel = pubsub_channel(table_id)
-    # The client is looked up when the send runs, on the loop it runs on.
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        # A thread (a service's on_commit in a consumer's thread, the worker's task): one PUBLISH
+        # on this process's blocking client, where a hop to an event loop and back cost more
+        # than the command (async_to_sync from a consumer's thread was a good part of an action).
+        _publish_now(channel, payload)
+        return
+    # Async code: the client is looked up when the send runs, on the loop it runs on.
     _send_with_retries(channel, lambda: _publisher().publish(channel, payload))
+
+
+_sync_publisher: tuple[int, str, Any] | None = None  # (pid, url, client)
+
+
+def _blocking_publisher() -> Any:
+    """This process's blocking Redis client (thread-safe: a pool of connections), a new one
+    after a fork or when the URL changed."""
+    import redis
+    from django.conf import settings
+
+    global _sync_publisher
+    url = settings.REDIS_URL
+    entry = _sync_publisher
+    if entry is None or entry[0] != os.getpid() or entry[1] != url:
+        with _lock:
+            entry = _sync_publisher
+            if entry is None or entry[0] != os.getpid() or entry[1] != url:
+                from redis.backoff import NoBackoff
+                from redis.retry import Retry
+
+                # The retries are _publish_now's own (BROADCAST_ATTEMPTS), the same in every mode.
+                client = redis.Redis.from_url(url, socket_timeout=5, socket_connect_timeout=2,
+                                              retry=Retry(NoBackoff(), 0))
+                entry = _sync_publisher = (os.getpid(), url, client)
+    return entry[2]
+
+
+def _publish_now(channel: str, payload: str) -> None:
+    """PUBLISH, again after a failed connection (see BROADCAST_ATTEMPTS); a broadcast that still
+    fails is logged, never raised: it runs after a commit (see ``_run``)."""
+    import time
+
+    retry_on = _connection_errors()
+    for attempt in range(1, BROADCAST_ATTEMPTS + 1):
+        try:
+            _blocking_publisher().publish(channel, payload)
+            return
+        except retry_on as exc:
+            if attempt == BROADCAST_ATTEMPTS:
+                log.exception("broadcast to %s failed", channel)
+                return
+            log.warning("broadcast to %s failed (%r); trying again", channel, exc)
+            time.sleep(0.05 * attempt)
+        except Exception:
+            log.exception("broadcast to %s failed", channel)
+            return
 
 
 def _send_table(table_id: int, message: dict[str, Any]) -> None:

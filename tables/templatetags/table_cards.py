@@ -7,10 +7,11 @@ draws a dozen rows of cards; as an ``{% include %}`` they were most of the rende
 
 from __future__ import annotations
 
+import html
+import threading
 from typing import Any
 
 from django import template
-from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language, gettext_noop
 from django.utils.translation import gettext as _
@@ -20,8 +21,26 @@ register = template.Library()
 _FACE_DOWN: dict[str, str] = {}
 
 
+def escape(text: Any) -> str:
+    """Django's ``escape`` without its lazy-string wrapper (a measurable share of a render, called
+    for every name and amount): the same ``html.escape(str(text))``; callers mark the whole
+    fragment safe."""
+    return html.escape(str(text))
+
+
+# The language of the fragment being drawn on this thread (``tables.fragment.render_table`` sets
+# it for the length of one drawing): Django's get_language() goes through asgiref's Local, and the
+# labels and cards asked it some twenty times per viewer per drawing.
+_drawing = threading.local()
+
+
+def drawing_language() -> str:
+    lang = getattr(_drawing, "language", None)
+    return lang if lang is not None else (get_language() or "")
+
+
 def _face_down() -> str:
-    lang = get_language() or ""
+    lang = drawing_language()
     html = _FACE_DOWN.get(lang)
     if html is None:
         label = escape(_("face-down card"))
@@ -42,7 +61,7 @@ def card_row(cards: Any, size: str = "", blanks: int = 0, swappable: bool = Fals
     ``blanks``: empty slots still to come; ``swappable``: the cards are buttons that swap
     (arrangement); ``discardable``: the cards toggle for a draw."""
     parts = [f'<ul class="cards{" cards--" + escape(size) if size else ""}" dir="ltr">']
-    lang = get_language() or ""
+    lang = drawing_language()
     for c in cards or ():
         if _get(c, "hidden"):
             parts.append(_face_down())
@@ -96,7 +115,7 @@ def _card(pic: Any, extra: bool, mode: str, swap: Any) -> str:
 
 def _t(text: str) -> str:
     """A translated label, kept per language (the table draws the same few on every render)."""
-    lang = get_language() or ""
+    lang = drawing_language()
     key = (lang, text)
     out = _LABELS.get(key)
     if out is None:
@@ -112,7 +131,7 @@ _MSGIDS = (
     gettext_noop("Best open hand: opens this round"), gettext_noop("opens"), gettext_noop("Balance in units"),
     gettext_noop("bet"), gettext_noop("folded"), gettext_noop("all-in"), gettext_noop("arranging"),
     gettext_noop("to act"), gettext_noop("ready"), gettext_noop("on a break"), gettext_noop("waits for the next hand"),
-    gettext_noop("split"),
+    gettext_noop("split"), gettext_noop("Board %(n)s"),
 )
 
 
@@ -204,7 +223,7 @@ def board_list(boards: Any, arranging: bool = False) -> SafeString:
     replaces (tests/tables/test_seat_list_tag.py)."""
     parts: list[str] = []
     for b in boards or ():
-        title = _("Board %(n)s") % {"n": b.index}
+        title = _t("Board %(n)s") % {"n": b.index}
         parts.append(f'<div class="board" aria-label="{title}">\n<h3 class="board__title">{title}</h3>\n'
                      f'<div class="board__cards">{card_row(b.cards, blanks=b.blanks)}</div>\n')
         if b.mine:

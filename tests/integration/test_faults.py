@@ -532,8 +532,8 @@ async def _timers(rig: Rig, seed: dict[str, Any]) -> None:
 def test_the_first_broadcast_after_a_redis_restart_is_not_lost(monkeypatch: pytest.MonkeyPatch) -> None:
     """Each pooled connection to a restarted Redis fails its next command once. A process that
     broadcast through such a connection (a Daphne process, the worker, a script) used to lose that
-    "table N is at version V": here a process-wide loop publishes, Redis restarts, and the next
-    broadcast still arrives at a subscriber (a Daphne process's fan-out) that subscribed again."""
+    "table N is at version V": here a thread publishes (as a service's on_commit does, on the
+    process's blocking client), Redis restarts, and the next broadcast still arrives at a subscriber (a Daphne process's fan-out) that subscribed again."""
     if redis_server_binary() is None:
         if required():
             pytest.fail("redis-server is not installed, and REQUIRE_SERVICES=1 makes that a failure")
@@ -552,6 +552,7 @@ def test_the_first_broadcast_after_a_redis_restart_is_not_lost(monkeypatch: pyte
         monkeypatch.setattr(settings, "REDIS_URL", redis.url(0), raising=False)
         monkeypatch.setattr(live, "_PUBSUB_PREFIX", None)
         monkeypatch.setattr(live, "_publishers", {})
+        monkeypatch.setattr(live, "_sync_publisher", None)
         monkeypatch.setattr(live, "_layer_is_shared", lambda: True)  # the worker's path
         monkeypatch.setattr(live, "_server_loop", None)
         loop = live._process_loop()

@@ -15,6 +15,7 @@ from django.test import Client
 
 from config.asgi import application
 from tables.models import Table
+from tables.services import retry_when_busy
 from tests.tables.helpers import current_state, seated_table, user_for_index
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
@@ -22,7 +23,11 @@ pytestmark = [pytest.mark.django_db(transaction=True)]
 CARD_RE = re.compile(r"\b([2-9TJQKA][cdhs])\b")
 
 
+@retry_when_busy
 def _cookie_for(user: Any) -> bytes:
+    # Logging in writes the user's row; the tests' shared-cache SQLite refuses that at once
+    # ("table is locked", no busy wait) while a socket opened just before draws its first
+    # picture, which reads the row: tried again, as the site's own writers are.
     client = Client()
     client.force_login(user)
     return f"{settings.SESSION_COOKIE_NAME}={client.cookies[settings.SESSION_COOKIE_NAME].value}".encode()

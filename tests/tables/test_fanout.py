@@ -139,3 +139,39 @@ async def test_a_player_whose_action_is_on_its_way_sees_its_result_first(monkeyp
     assert answer["version"] == other.version + 1  # A's own action, after B's
     assert [m for m in await _drain(comm) if m["type"] == "state"] == []
     await comm.disconnect()
+
+
+async def test_an_action_taken_is_answered_even_when_its_picture_fails_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The actor's picture is drawn in the same hop as the action; if that drawing fails, the
+    action still stands and the player is sent the picture drawn again, never "could not take
+    that action"."""
+    import json
+
+    table, users = await database_sync_to_async(seated_table)(n=2)
+    comms = [await _connect(table.id, u) for u in users]
+    for c in comms:
+        await _next_state(c)
+    hand, state = await database_sync_to_async(current_state)(table)
+    idx = state.actors()[0]
+    actor = await database_sync_to_async(user_for_index)(hand, idx)
+    comm = comms[[u.pk for u in users].index(actor.pk)]
+    await database_sync_to_async(table.refresh_from_db)()
+    real = consumers._render
+    calls: list[int] = []
+
+    def flaky(*args: Any, **kwargs: Any) -> Any:
+        calls.append(1)
+        if len(calls) == 1:
+            raise RuntimeError("drawing failed")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(consumers, "_render", flaky)
+    kinds = [a.kind for a in state.legal_actions(idx)]
+    choice = next(k for k in ("check", "call") if k in kinds)
+    await comm.send_to(text_data=json.dumps({"action": choice, "version": table.version}))
+    got = await _drain(comm)
+    assert not [m for m in got if m["type"] == "error"], got
+    assert [m["version"] for m in got if m["type"] == "state"] == [table.version + 1]
+    assert len(calls) >= 2
+    for c in comms:
+        await c.disconnect()

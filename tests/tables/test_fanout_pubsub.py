@@ -115,3 +115,62 @@ def test_many_joins_at_once_share_one_connection(redis_url: str) -> None:
         await transport.client.aclose()
 
     asyncio.run(scenario())
+
+
+# ---------------------------------------------------------------------------------------------
+# Publishing from a thread (a service's on_commit in a consumer's thread, the worker's task)
+
+
+def test_a_thread_publishes_on_the_blocking_client(redis_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """No event loop in the thread: one PUBLISH on the process's blocking client, which a
+    subscriber receives; the asyncio clients of the loops are not used."""
+    import redis
+
+    monkeypatch.setattr(live, "_layer_is_shared", lambda: True)
+    monkeypatch.setattr(live, "_sync_publisher", None)
+    monkeypatch.setattr(live, "_publishers", {})
+    sub = redis.Redis.from_url(redis_url).pubsub(ignore_subscribe_messages=True)
+    sub.subscribe(live.pubsub_channel(11))
+    try:
+        live.broadcast_table_changed(11, 4, hand_only=True)
+        got = None
+        for _ in range(50):
+            got = sub.get_message(timeout=0.1)
+            if got is not None:
+                break
+        assert got is not None and json.loads(got["data"]) == {
+            "type": "table.changed", "table_id": 11, "version": 4, "hand_only": True}
+        assert live._sync_publisher is not None and live._publishers == {}
+    finally:
+        sub.close()
+
+
+class _FlakyClient:
+    def __init__(self, failures: int) -> None:
+        self.failures = failures
+        self.sent: list[tuple[str, str]] = []
+
+    def publish(self, channel: str, payload: str) -> int:
+        from redis.exceptions import ConnectionError as RedisConnectionError
+
+        if self.failures:
+            self.failures -= 1
+            raise RedisConnectionError("Connection closed by server.")
+        self.sent.append((channel, payload))
+        return 1
+
+
+@pytest.mark.parametrize("failures, delivered", [(0, 1), (1, 1), (2, 1), (3, 0)])
+def test_a_failed_publish_is_tried_again_and_never_raised(
+        monkeypatch: pytest.MonkeyPatch, failures: int, delivered: int) -> None:
+    """A connection that failed is tried again (BROADCAST_ATTEMPTS in all); when every attempt
+    fails the broadcast is logged, not raised: it runs after a commit, and the player's action
+    was taken."""
+    client = _FlakyClient(failures)
+    monkeypatch.setattr(live, "_blocking_publisher", lambda: client)
+    monkeypatch.setattr(live, "_PUBSUB_PREFIX", "pp-live:9:")
+    monkeypatch.setattr("time.sleep", lambda seconds: None)
+    live._publish(3, {"type": "table.changed", "table_id": 3, "version": 8})
+    assert len(client.sent) == delivered
+    if delivered:
+        assert client.sent[0] == ("pp-live:9:table.3", '{"type":"table.changed","table_id":3,"version":8}')

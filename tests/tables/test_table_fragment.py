@@ -279,3 +279,37 @@ def test_the_page_draws_the_same_fragment(client: Any, game: str) -> None:
     assert context is not None
     fragment = REFERENCE.render(Context(context))
     assert '<section class="felt' in fragment and fragment in page
+
+
+def test_values_print_as_the_template_printed_them() -> None:
+    """``_v``'s quick cases (a plain string, an int) give what ``{{ value }}`` gives, and a site
+    that groups thousands still gets them grouped (the quick int case is only for one that
+    does not)."""
+    from django.test import override_settings
+    from django.utils.safestring import mark_safe
+
+    from tables.fragment import _v
+
+    template = Template("{{ v }}")
+    for value in ("<b>&'\"</b>", mark_safe("<i>ok</i>"), 12345, -7, 0, True, 2.5, None):
+        assert _v(value) == template.render(Context({"v": value})), value
+    with override_settings(USE_THOUSAND_SEPARATOR=True), translation.override("en"):
+        assert _v(1234567) == template.render(Context({"v": 1234567})) == "1,234,567"
+
+
+@pytest.mark.django_db
+def test_the_drawing_language_lasts_one_drawing() -> None:
+    """The labels of one drawing are looked up in the language it started in; after it, the
+    tags ask Django again (a thread draws for viewers in different languages one after another)."""
+    from tables.templatetags.table_cards import _drawing, _t, drawing_language
+
+    table, users = seated_table(3)
+    context = selectors.table_context(table_id=table.id, user=users[0])
+    assert context is not None
+    with translation.override("he"):
+        render_table(context)
+        assert getattr(_drawing, "language", None) is None
+        assert drawing_language() == "he"
+    with translation.override("ru"):
+        assert drawing_language() == "ru"
+        assert _t("Empty seat") == translation.gettext("Empty seat") != "Empty seat"
