@@ -526,7 +526,8 @@ def _ms(values: list[float], q: float, scale: float = 1000.0) -> str:
 def _markdown(runs: list[RunResult], sat: RunResult, stress: RunResult | None = None) -> str:
     out = [
         "Bots on real websockets (the `websockets` library) against Daphne, one Celery worker (threads, "
-        "concurrency 2, with its beat), channels_redis and PostgreSQL, all on this machine; a fresh "
+        "concurrency 2, with its beat), Redis (pub/sub for the table messages, the broker for the "
+        "timers) and PostgreSQL, all on this machine; a fresh "
         "database and Redis db per run. Three bots a table, each logged in with its own session, "
         f"acting {THINK:.0f} s (plus 0-{JITTER * 1000:.0f} ms) after its turn comes: check, else call, "
         f"done to arrange. On one table in {SLEEPY_EVERY} one bot never acts, so its decision clocks "
