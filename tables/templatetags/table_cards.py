@@ -7,8 +7,8 @@ draws a dozen rows of cards; as an ``{% include %}`` they were most of the rende
 
 from __future__ import annotations
 
-import html
 import threading
+from html import escape as html_escape
 from typing import Any
 
 from django import template
@@ -25,7 +25,7 @@ def escape(text: Any) -> str:
     """Django's ``escape`` without its lazy-string wrapper (a measurable share of a render, called
     for every name and amount): the same ``html.escape(str(text))``; callers mark the whole
     fragment safe."""
-    return html.escape(str(text))
+    return html_escape(str(text))
 
 
 # The language of the fragment being drawn on this thread (``tables.fragment.render_table`` sets
