@@ -100,10 +100,15 @@ def test_sitting_down_takes_no_buy_in_and_leaves_the_chip_ledger_alone() -> None
 
 
 def test_leaving_between_hands_keeps_the_balance_for_coming_back(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A deck with a winner: from a shuffled one, two passive players split the pot now and then,
+    # and nobody's balance moved.
+    _stack_decks(monkeypatch, [["As", "Ad", "Ah", "Ac", "Ks", "Kd", "2c"],
+                               ["Qs", "Jh", "8d", "7c", "6s", "5h", "2d"]], dealer_seat=0)
     table, users = _bb_table(2)
     play_passively(table)
-    before = _units(table)[users[0].pk]
-    assert before != 0  # somebody won the antes
+    units = _units(table)
+    before = units[users[0].pk]
+    assert before != 0 and before == -units[users[1].pk]  # one of them won the antes from the other
     services.table_leave_seat(table_id=table.id, user=users[0])
     assert not Seat.objects.filter(table=table, user=users[0]).exists()
     assert not LedgerEntry.objects.filter(table_id=table.id).exists()
