@@ -15,7 +15,6 @@ fills it with escaped values (``_bt``).
 
 from __future__ import annotations
 
-import html
 from typing import Any
 
 from django.conf import settings
@@ -26,7 +25,15 @@ from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language, gettext_noop
 
-from tables.templatetags.table_cards import _drawing, _get, _t, board_list, card_row, seat_list
+from tables.templatetags.table_cards import (
+    _drawing,
+    _get,
+    _t,
+    board_list,
+    card_row,
+    escape,
+    seat_list,
+)
 
 # For makemessages, which does not see through _t() and _bt(): the labels and sentences drawn here.
 _MSGIDS = (
@@ -51,7 +58,7 @@ def _v(value: Any) -> str:
     """``value`` as ``{{ value }}`` prints it: numbers localized, then escaped unless safe."""
     kind = type(value)
     if kind is str:  # not SafeString, a subclass, which is printed as it is
-        return html.escape(value)
+        return escape(value)
     if kind is int and not settings.USE_THOUSAND_SEPARATOR:
         return str(value)  # what localize() gives an int then (numberformat's fast case)
     if not isinstance(value, str):
