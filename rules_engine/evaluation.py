@@ -533,6 +533,10 @@ def omaha_best(hole: Sequence[Card], board: Sequence[Card]) -> HandValue:
         raise ValueError(f"Omaha needs at least 2 hole cards, got {len(hole)}")
     if not 3 <= len(board) <= 5:
         raise ValueError(f"an Omaha board has 3 to 5 cards, got {len(board)}")
+    key = (tuple([c.index for c in hole]), tuple([c.index for c in board]))
+    found = _OMAHA_SEEN.get(key)
+    if found is not None:
+        return found
     _check([*hole, *board], 5, None, "an Omaha hand")
     value = omaha_value_int(hole, board)
     # The first two-plus-three (in the order combinations() gives) that makes the value.
@@ -542,7 +546,19 @@ def omaha_best(hole: Sequence[Card], board: Sequence[Card]) -> HandValue:
         for triple in combinations(board, 3)
         if hand_value_int(pair + triple) == value
     )
-    return _with_cards(value, five)
+    made = _with_cards(value, five)
+    if len(_OMAHA_SEEN) >= OMAHA_SEEN_MAX:
+        _OMAHA_SEEN.clear()
+    _OMAHA_SEEN[key] = made
+    return made
+
+
+# The hands omaha_best made lately, by (hole, board) card indices in the order given: a live
+# Patch-Patch table asks for the same three hands of each player at every action of a street
+# (every viewer's picture shows what their hands make), and the showdown asks again. A HandValue
+# is frozen, so one can be handed out twice. Emptied when full; only checked hands get in.
+OMAHA_SEEN_MAX = 20_000
+_OMAHA_SEEN: dict[tuple[tuple[int, ...], tuple[int, ...]], HandValue] = {}
 
 
 # ---------------------------------------------------------------------------------------------

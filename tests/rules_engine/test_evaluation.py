@@ -351,6 +351,32 @@ def test_omaha_fast_path_and_brute_force_agree() -> None:
         assert len(set(hand.cards) & set(hole)) == 2 and len(set(hand.cards) & set(board)) == 3
 
 
+def test_omaha_hands_asked_again_are_the_same_hands(monkeypatch: pytest.MonkeyPatch) -> None:
+    # omaha_best keeps the hands it made lately: asked again (the same hole and board, in the
+    # same order) it answers what it answered the first time, a different order is a different
+    # question, a duplicated card is refused every time, and the store never outgrows its bound.
+    monkeypatch.setattr(evaluation, "OMAHA_SEEN_MAX", 50)
+    evaluation._OMAHA_SEEN.clear()
+    rng = random.Random(5)
+    asked = []
+    for _ in range(300):
+        cards = rng.sample(FULL_DECK, 9)
+        hole, board = cards[:4], cards[4:]
+        first = omaha_best(hole, board)
+        asked.append((hole, board, first))
+        assert len(evaluation._OMAHA_SEEN) <= 50
+    for hole, board, first in asked:
+        again = omaha_best(list(hole), tuple(board))
+        assert (again.value, again.category, again.cards) == (first.value, first.category, first.cards)
+        assert omaha_best(hole[::-1], board[::-1]).value == first.value
+    hole, board = parse_cards("Ah Kd 2c 3c"), parse_cards("Kh Qh Jh Th 9h")
+    omaha_best(hole, board)
+    for _ in range(2):
+        with pytest.raises(ValueError, match="twice"):
+            omaha_best(parse_cards("Ah Ah 2c 3c"), board)
+    evaluation._OMAHA_SEEN.clear()
+
+
 def test_omaha_rejects_bad_card_counts() -> None:
     with pytest.raises(ValueError):
         omaha("Ah", "Kh Qh Jh")
