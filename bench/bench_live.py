@@ -112,6 +112,22 @@ TARGET_TIMER_P99_S = 1.0
 
 _pct = percentile
 
+# How the bots' sockets reach the Daphne processes. "spread": each table's three players on
+# different processes, the worst case (every process holding a viewer reads and draws each version
+# of the table). "table": every socket of a table on the same process, as a proxy that hashes the
+# websocket's URL (which holds the table id) puts them (README, "Running on PostgreSQL and Redis");
+# the bots connect to that process directly, so the proxy's own CPU is not in the figures.
+ROUTINGS = ("spread", "table")
+
+
+def port_for(ports: list[int], table_id: int, n: int, i: int, routing: str = "spread") -> int:
+    """The Daphne port for player ``i`` of table ``n`` (id ``table_id``)."""
+    if routing == "table":
+        return ports[table_id % len(ports)]
+    if routing != "spread":
+        raise ValueError(f"unknown routing {routing!r}: one of {ROUTINGS}")
+    return ports[(n + i) % len(ports)]
+
 
 # ---------------------------------------------------------------------------------------------
 # Bots
@@ -205,6 +221,7 @@ class RunResult:
     window: float
     setup_s: float
     clocks: dict[str, float] = field(default_factory=lambda: dict(CLOCKS))
+    routing: str = "spread"  # see ROUTINGS
     accepted: int = 0
     refused: int = 0
     latencies: list[float] = field(default_factory=list)
@@ -240,7 +257,7 @@ class RunResult:
         late = self.timer_late
         applied = self.timer_applied
         return (
-            f"N={self.tables:4d} think={self.think:.1f}s daphne={self.daphnes}: "
+            f"N={self.tables:4d} think={self.think:.1f}s daphne={self.daphnes} {self.routing}: "
             f"{self.actions_per_s:6.1f} actions/s ({self.refused} refused), "
             f"latency p50 {_pct(lat, 50):6.1f} ms p99 {_pct(lat, 99):7.1f} ms "
             f"(n={len(lat)}), timers late p50 {_pct(late, 50) * 1000:5.0f} ms "
@@ -357,7 +374,7 @@ async def _drive(cluster: Cluster, tables: list[dict[str, Any]], cookie_name: st
         for i, p in enumerate(t["players"]):
             bots.append(DeadlineBot(
                 record=record, think=think, sleepy=(think > 0 and n % SLEEPY_EVERY == 0 and i == 0),
-                port=ports[(n + i) % len(ports)], table_id=t["id"], cookie=p["cookie"],
+                port=port_for(ports, t["id"], n, i, result.routing), table_id=t["id"], cookie=p["cookie"],
                 cookie_name=cookie_name, label=p["username"],
             ))
     pids = {name.split("-")[0] + (f"-{n}" if name.startswith("daphne") else ""): pid
@@ -456,10 +473,11 @@ def _seed(cluster: Cluster, tables: int, started: float) -> tuple[list[dict[str,
 
 
 def _one_run(*, tables: int, daphnes: int, think: float, window: float,
-             clocks: dict[str, float] | None = None) -> RunResult:
+             clocks: dict[str, float] | None = None, routing: str = "spread") -> RunResult:
     setup_started = time.monotonic()
+    port_for([0], 0, 0, 0, routing)  # an unknown routing fails here, before anything starts
     result = RunResult(tables=tables, daphnes=daphnes, think=think, window=window, setup_s=0.0,
-                       clocks=dict(clocks or CLOCKS), load=os.getloadavg()[0])
+                       clocks=dict(clocks or CLOCKS), load=os.getloadavg()[0], routing=routing)
     with postgres_database(PG_ADMIN_URL) as db_url, redis_database(REDIS_BASE_URL, REDIS_DB) as redis_url:
         cluster = Cluster(database_url=db_url, redis_url=redis_url, **result.clocks)
         try:
@@ -500,30 +518,33 @@ def run(window: float = WINDOW) -> str:
         return title + msg + "\n"
 
     runs: list[RunResult] = []
-    plan = [(n, DAPHNES, THINK, window, CLOCKS) for n in SIZES]
-    plan.append((TARGET_TABLES, DAPHNES, THINK, window, SHORT_CLOCKS))
+    plan = [(n, DAPHNES, THINK, window, CLOCKS, "spread") for n in SIZES]
+    plan.append((TARGET_TABLES, DAPHNES, THINK, window, CLOCKS, "table"))
+    plan.append((TARGET_TABLES, DAPHNES, THINK, window, SHORT_CLOCKS, "spread"))
     # With no think time a hand's actions take a fraction of a second and the fast clocks'
     # pauses (10 s a hand) would be most of the run: the short pauses keep the process busy.
-    plan.append((SATURATION_TABLES, 1, 0.0, min(window, SATURATION_WINDOW), SHORT_CLOCKS))
-    for n, daphnes, think, seconds, clocks in plan:
+    plan.append((SATURATION_TABLES, 1, 0.0, min(window, SATURATION_WINDOW), SHORT_CLOCKS, "spread"))
+    for n, daphnes, think, seconds, clocks, routing in plan:
         short = " (short clocks)" if clocks is SHORT_CLOCKS else ""
-        print(f"live: {n} tables x 3 bots{short}, {daphnes} Daphne, think {think:.0f} s, {seconds:.0f} s ...", flush=True)
+        print(f"live: {n} tables x 3 bots{short}, {daphnes} Daphne, routing {routing}, think {think:.0f} s, "
+              f"{seconds:.0f} s ...", flush=True)
         try:
-            r = _one_run(tables=n, daphnes=daphnes, think=think, window=seconds, clocks=clocks)
+            r = _one_run(tables=n, daphnes=daphnes, think=think, window=seconds, clocks=clocks, routing=routing)
         except (ClusterError, OSError, TimeoutError) as exc:
             print(f"  failed: {exc}", flush=True)
             r = RunResult(tables=n, daphnes=daphnes, think=think, window=seconds, setup_s=0.0, clocks=dict(clocks),
-                          note=f"failed: {str(exc).splitlines()[0][:200]}")
+                          routing=routing, note=f"failed: {str(exc).splitlines()[0][:200]}")
         runs.append(r)
         print("  " + r.line(), flush=True)
-    return title + _markdown(runs[:-2], runs[-1], stress=runs[-2])
+    return title + _markdown(runs[:-3], runs[-1], stress=runs[-2], affine=runs[-3])
 
 
 def _ms(values: list[float], q: float, scale: float = 1000.0) -> str:
     return f"{_pct(values, q) * scale:.0f} ms" if values else "-"
 
 
-def _markdown(runs: list[RunResult], sat: RunResult, stress: RunResult | None = None) -> str:
+def _markdown(runs: list[RunResult], sat: RunResult, stress: RunResult | None = None,
+              affine: RunResult | None = None) -> str:
     out = [
         "Bots on real websockets (the `websockets` library) against Daphne, one Celery worker (threads, "
         "concurrency 2, with its beat), Redis (pub/sub for the table messages, the broker for the "
@@ -536,7 +557,11 @@ def _markdown(runs: list[RunResult], sat: RunResult, stress: RunResult | None = 
         f"{CLOCKS['deal']:.0f} s; the row marked 'short clocks' uses {SHORT_CLOCKS['decision']:.0f} s, "
         f"{SHORT_CLOCKS['arrange']:.0f} s, {SHORT_CLOCKS['showdown']:.0f} s and {SHORT_CLOCKS['deal']:.0f} s "
         "(what this bench used before: timers five times as often, a hand every 15 s or so). Each table's "
-        "three players are spread over the Daphne processes. Tables start (their first hand is dealt) at "
+        "three players are spread over the Daphne processes (the worst case: every process holding "
+        "one of a table's players reads and draws each of its versions), except in the row marked "
+        "'one process per table', where all three are on the process a proxy hashing the socket's URL "
+        "would send them to (README, 'Running on PostgreSQL and Redis'; the bots connect to it "
+        "directly, so a proxy's own CPU is not counted). Tables start (their first hand is dealt) at "
         f"random moments over about one hand's length ({spread_seconds(CLOCKS):.0f} s), as independent "
         "tables would: started in the same instant they stay in step, and every table's showdown lands "
         "in the same few seconds. The window opens once all are under way.",
@@ -566,9 +591,11 @@ def _markdown(runs: list[RunResult], sat: RunResult, stress: RunResult | None = 
     def keeps_up(r: RunResult) -> bool:
         return bool(r.latencies) and _pct(r.latencies, 99) < THINK and r.actions_per_s / r.tables >= KEEP_UP_SHARE * per_table
 
-    for r in runs + ([stress] if stress is not None else []) + [sat]:
+    for r in runs + [x for x in (affine, stress) if x is not None] + [sat]:
         lat = r.latencies
         tag = f"{r.tables}" + (" (no think time)" if r.think == 0 else "")
+        if r.routing == "table":
+            tag += " (one process per table)"
         if r.clocks == SHORT_CLOCKS:
             tag += " (short clocks)"
         if r.note:
@@ -603,6 +630,8 @@ def _markdown(runs: list[RunResult], sat: RunResult, stress: RunResult | None = 
         verdict = f"**{'met' if met else 'not met'}** (p99 {p99:.0f} ms with {largest.tables} tables)"
     else:
         verdict = "not measured"
+    if affine is not None and affine.latencies:
+        verdict += f"; with one process per table p99 {_pct(affine.latencies, 99) * 1000:.0f} ms"
     tverdict = (
         f"seen by every player **{'met' if _pct(seen, 99) <= TARGET_TIMER_P99_S else 'not met'}** "
         f"(p99 {_ms(seen, 99)} over {len(seen)} timers), applied by the server "

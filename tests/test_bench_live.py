@@ -1,0 +1,53 @@
+"""The live bench's routing of bots to Daphne processes, and its report of the routed run (the
+bench itself, with Daphne, PostgreSQL and Redis, runs in ``make bench``, not here)."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+import pytest
+
+_path = Path(__file__).parent.parent / "bench" / "bench_live.py"
+_spec = importlib.util.spec_from_file_location("bench_live_under_test", _path)
+assert _spec and _spec.loader
+bench_live = importlib.util.module_from_spec(_spec)
+sys.modules[_spec.name] = bench_live  # dataclasses look their module up while the file runs
+_spec.loader.exec_module(bench_live)
+
+
+def test_spread_puts_a_tables_players_on_different_processes_and_table_routing_on_one() -> None:
+    ports = [8000, 8001]
+    for n, table_id in enumerate([7, 8, 31, 1000]):
+        spread = {bench_live.port_for(ports, table_id, n, i, "spread") for i in range(3)}
+        routed = {bench_live.port_for(ports, table_id, n, i, "table") for i in range(3)}
+        assert spread == set(ports)
+        assert len(routed) == 1
+    # The same table goes to the same process however it was listed; tables use both processes.
+    assert bench_live.port_for(ports, 7, 0, 0, "table") == bench_live.port_for(ports, 7, 5, 2, "table")
+    assert {bench_live.port_for(ports, t, 0, 0, "table") for t in range(10)} == set(ports)
+
+
+def test_an_unknown_routing_is_refused() -> None:
+    with pytest.raises(ValueError, match="unknown routing"):
+        bench_live.port_for([8000], 1, 0, 0, "round-robin")
+
+
+def _result(tables: int, latency_s: float, routing: str = "spread", think: float = 1.0, daphnes: int = 2):
+    r = bench_live.RunResult(tables=tables, daphnes=daphnes, think=think, window=10.0, setup_s=1.0, routing=routing)
+    r.accepted = tables * 10
+    r.latencies = [latency_s] * 100
+    r.timer_late = [0.1] * 10
+    r.timer_applied = [0.05] * 10
+    r.cpu = {"daphne-0": 0.5, "daphne-1": 0.5}
+    return r
+
+
+def test_the_report_shows_the_routed_run_and_judges_the_target_on_both() -> None:
+    runs = [_result(10, 0.02), _result(200, 0.3)]
+    affine = _result(200, 0.04, routing="table")
+    text = bench_live._markdown(runs, _result(40, 0.2, think=0.0, daphnes=1), affine=affine)
+    rows = [line for line in text.splitlines() if line.startswith("| 200")]
+    assert [("one process per table" in row) for row in rows] == [False, True]
+    assert "**not met** (p99 300 ms with 200 tables); with one process per table p99 40 ms" in text
