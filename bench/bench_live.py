@@ -517,14 +517,17 @@ def run(window: float = WINDOW) -> str:
         print(msg)
         return title + msg + "\n"
 
-    runs: list[RunResult] = []
-    plan = [(n, DAPHNES, THINK, window, CLOCKS, "spread") for n in SIZES]
-    plan.append((TARGET_TABLES, DAPHNES, THINK, window, CLOCKS, "table"))
-    plan.append((TARGET_TABLES, DAPHNES, THINK, window, SHORT_CLOCKS, "spread"))
+    # (role, tables, Daphne processes, think, seconds, clocks, routing). The routed 200-table run
+    # comes right after the spread one, before a saturating run leaves the machine loaded.
+    plan = [("size", n, DAPHNES, THINK, window, CLOCKS, "spread") for n in SIZES if n <= TARGET_TABLES]
+    plan.append(("affine", TARGET_TABLES, DAPHNES, THINK, window, CLOCKS, "table"))
+    plan += [("size", n, DAPHNES, THINK, window, CLOCKS, "spread") for n in SIZES if n > TARGET_TABLES]
+    plan.append(("stress", TARGET_TABLES, DAPHNES, THINK, window, SHORT_CLOCKS, "spread"))
     # With no think time a hand's actions take a fraction of a second and the fast clocks'
     # pauses (10 s a hand) would be most of the run: the short pauses keep the process busy.
-    plan.append((SATURATION_TABLES, 1, 0.0, min(window, SATURATION_WINDOW), SHORT_CLOCKS, "spread"))
-    for n, daphnes, think, seconds, clocks, routing in plan:
+    plan.append(("saturation", SATURATION_TABLES, 1, 0.0, min(window, SATURATION_WINDOW), SHORT_CLOCKS, "spread"))
+    runs: dict[str, list[RunResult]] = {}
+    for role, n, daphnes, think, seconds, clocks, routing in plan:
         short = " (short clocks)" if clocks is SHORT_CLOCKS else ""
         print(f"live: {n} tables x 3 bots{short}, {daphnes} Daphne, routing {routing}, think {think:.0f} s, "
               f"{seconds:.0f} s ...", flush=True)
@@ -534,9 +537,9 @@ def run(window: float = WINDOW) -> str:
             print(f"  failed: {exc}", flush=True)
             r = RunResult(tables=n, daphnes=daphnes, think=think, window=seconds, setup_s=0.0, clocks=dict(clocks),
                           routing=routing, note=f"failed: {str(exc).splitlines()[0][:200]}")
-        runs.append(r)
+        runs.setdefault(role, []).append(r)
         print("  " + r.line(), flush=True)
-    return title + _markdown(runs[:-3], runs[-1], stress=runs[-2], affine=runs[-3])
+    return title + _markdown(runs["size"], runs["saturation"][0], stress=runs["stress"][0], affine=runs["affine"][0])
 
 
 def _ms(values: list[float], q: float, scale: float = 1000.0) -> str:
