@@ -110,6 +110,16 @@ class ShuffleCommitment:
         return cls(tuple(Card.parse(c) for c in data["deck"]), tuple(data["salts"]))
 
 
+def reshuffle_order(commit: ShuffleCommitment) -> tuple[Card, ...]:
+    """Five-card draw's second card order (``HandSetup.reshuffle``: how the discards are shuffled
+    when the stub runs out), fixed by the committed deck and its secret salts: the 52 cards
+    ranked by SHA-256 of their place's salt. It is as unpredictable as the salts (128 random bits
+    each, from the OS CSPRNG, never shown before the hand ends), it needs no random draw the
+    commitment does not cover, and the server cannot choose it after the deal."""
+    keys = [hashlib.sha256(f"reshuffle:{salt}".encode()).digest() for salt in commit.salts]
+    return tuple(commit.deck[i] for i in sorted(range(len(commit.deck)), key=keys.__getitem__))
+
+
 def verify_reveal(commitment: str, leaves: Sequence[str], revealed: Iterable[Revealed]) -> bool:
     """The leaves give the commitment, and every revealed card and salt gives its leaf."""
     if len(leaves) != DECK_SIZE or not hmac.compare_digest(root(leaves), commitment.strip().lower()):
@@ -186,11 +196,17 @@ def verify_phh(text: str) -> Verification:
     dealt = parsed.state.setup.deck
     at = {r.position: r.card for r in revealed}
     where = {c: i for i, c in enumerate(dealt)}
-    for card in _cards_in_history(fields.get("actions")):
+    # Five-card draw: a card dealt out of the reshuffled discards is not checked against its
+    # place (that place was another seat's, and stays sealed; see DrawState.recycled).
+    recycled = set(getattr(parsed.state, "recycled", ()))
+    for card in _cards_in_history(fields.get("actions")) - recycled:
         position = where.get(card)
         if position is None or at.get(position) != card:
             return Verification(True, False, f"{card} was dealt in this history but its place in the committed deck was not revealed")
-    return Verification(True, True, "the deck was fixed before the deal and dealt these cards from the committed places")
+    note = (f" ({len(recycled)} card(s) dealt from the reshuffled discards are not checked against a place)"
+            if recycled else "")
+    return Verification(True, True, "the deck was fixed before the deal and dealt these cards from the committed places"
+                        + note)
 
 
 def _cards_in_history(actions: Any) -> set[Card]:

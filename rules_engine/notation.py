@@ -1016,7 +1016,8 @@ class ClassicNotation(VariantNotation):
     blinds for two players) and in stud p1 is the first seat dealt. ``blinds_or_straddles`` is
     written ``[sb, bb, 0, ...]``; ``antes`` are uniform. Burn cards are not written (``d db``
     lists only board cards). Every hand still in at the showdown is shown (``pN sm CARDS``),
-    right after the betting is over, in order from the last bettor of the final round.
+    right after the betting is over, in order from the first bettor of the final round (the
+    first seat to act when nobody bet).
     """
 
     def __init__(self, code: str) -> None:
@@ -1272,6 +1273,7 @@ class ClassicNotation(VariantNotation):
         state = game.start(setup)
         actions: list[Action] = []
         seen_hole = [0] * n  # cards per seat the history has dealt so far
+        named_hole: list[set[Card]] = [set() for _ in range(n)]  # ... and those it names (not ??)
         seen_board = 0
         shown: set[int] = set()
         family = game.FAMILY
@@ -1303,6 +1305,7 @@ class ClassicNotation(VariantNotation):
                             "before them is over"
                         )
                     seen_hole[seat] += count
+                    named_hole[seat].update(c for c in _parse_phh_cards(line.args[1], line.where) if c is not None)
                 else:
                     count = len(line.args[0]) // 2
                     if seen_board + count > len(state.board):
@@ -1346,8 +1349,10 @@ class ClassicNotation(VariantNotation):
                     got = _parse_phh_cards("".join(line.args), line.where)
                     hand = list(state.hand_of(seat))
                     if None in got:
-                        # Hidden discards: which cards does not matter, only how many.
-                        discards = tuple(hand[: len(got)])
+                        # Hidden discards: how many, and they are among the cards this history
+                        # does not name (a shown hand names only the cards it kept).
+                        unnamed = [c for c in hand if c not in named_hole[seat]]
+                        discards = tuple((unnamed + [c for c in hand if c in named_hole[seat]])[: len(got)])
                     else:
                         discards = tuple(c for c in got if c is not None)
                 apply(Action(seat, "draw", cards=discards, timeout=line.timeout), line)
@@ -1413,8 +1418,17 @@ class ClassicNotation(VariantNotation):
         def hidden(seat: int) -> bool:
             return hide_unshown and seat not in shown and seat != viewer
 
+        # Five-card draw: what a seat threw away is never shown, not even when its hand is (the
+        # showdown shows the five it holds), so only the seat itself reads its discards.
+        discarded = {a.seat: set(a.cards) for a in state.log if a.kind == "draw"} if family == "draw" else {}
+
+        def secret_discards(seat: int) -> bool:
+            return hide_unshown and seat != viewer and bool(discarded.get(seat))
+
         def cards_text(seat: int, cards: Sequence[Card], ups: Sequence[bool] = ()) -> str:
             if not hidden(seat):
+                if secret_discards(seat):
+                    return _phh_cards([None if c in discarded[seat] else c for c in cards])
                 return _phh_cards(cards)
             return _phh_cards([c if k < len(ups) and ups[k] else None for k, c in enumerate(cards)])
 
@@ -1454,7 +1468,7 @@ class ClassicNotation(VariantNotation):
             seat = action.seat
             if action.kind == "draw":
                 k = len(action.cards)
-                if hidden(seat):
+                if hidden(seat) or secret_discards(seat):
                     lines.append(f"{name[seat]} sd {'??' * k}".rstrip())
                 else:
                     lines.append(f"{name[seat]} sd {_phh_cards(action.cards)}".rstrip())

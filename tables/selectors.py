@@ -373,7 +373,9 @@ def hand_history_text(*, hand: Any, user: Any) -> str:
     if not hand.deck_commitment or len(hand.deck_salts) != fairness.DECK_SIZE:
         return text
     commit = fairness.ShuffleCommitment(tuple(state.setup.deck), tuple(hand.deck_salts))
-    shown = fairness._cards_in_history(tomllib.loads(text).get("actions"))
+    # A card a draw hand dealt out of the reshuffled discards keeps its place sealed: opening it
+    # would tell which seat was first dealt that card, and threw it away.
+    shown = fairness._cards_in_history(tomllib.loads(text).get("actions")) - set(getattr(state, "recycled", ()))
     return notation.to_phh(state, hide_unshown=True, viewer=viewer, fields=fairness.public_fields(commit, shown))
 
 

@@ -693,10 +693,14 @@ def _start_hand_if_ready(table: Table) -> Hand | None:
         from rules_engine.games import HandSetup
 
         setup = HandSetup(**params)
-    # The deck comes from the OS's CSPRNG and is committed to before anything is dealt.
+    # The deck comes from the OS's CSPRNG and is committed to before anything is dealt. Five-card
+    # draw also needs the order its discards are reshuffled in when the stub runs out: fixed by
+    # the committed deck and salts (without one the engine would use the natural card order).
     deck = Deck.shuffled(secrets.SystemRandom()).order
-    setup = dataclasses.replace(setup, deck=deck)
     commit = fairness.ShuffleCommitment.create(deck)
+    setup = dataclasses.replace(setup, deck=deck)
+    if getattr(variant, "FAMILY", "") == "draw":
+        setup = dataclasses.replace(setup, reshuffle=fairness.reshuffle_order(commit))
     state = variant.start(setup)
     number = (Hand.objects.filter(table=table).order_by("-number").values_list("number", flat=True).first() or 0) + 1
     hand = Hand.objects.create(

@@ -23,7 +23,9 @@ Decisions where the rulebook is silent (see also :mod:`rules_engine.games.classi
   rooms do. The engine reads no random source mid-hand: the shuffle orders those cards by their
   place in ``setup.reshuffle``, a second random card order drawn with the deck at the start
   (sorting a set by an independent random permutation is a uniform shuffle of it). A setup with
-  an explicit deck and no reshuffle order uses the natural card order. Eight players drawing
+  an explicit deck and no reshuffle order uses the natural card order (the live tables always
+  give one: ``rules_engine.fairness.reshuffle_order``, fixed by the committed deck and salts,
+  so it is as secret and as committed as the deck). Eight players drawing
   five each can never run out: at most 40 cards are held and at most 5 set aside.
 * Up to 8 players (seed 003).
 """
@@ -66,6 +68,10 @@ class DrawState(ClassicState):
         self._draw_index = 0
         self._muck: list[Card] = []
         self.reshuffles = 0
+        # Cards dealt out of the reshuffled discards. Each one's place in the deck is where
+        # another seat was first dealt it, so a hand history must never open that place: it would
+        # tell which seat threw the card away (tables.selectors.hand_history_text, fairness).
+        self.recycled: list[Card] = []
         order = self._order
         for r in range(HAND):
             for j, seat in enumerate(order):
@@ -160,7 +166,10 @@ class DrawState(ClassicState):
                 self._muck = []
                 self.reshuffles += 1
                 ev.append(Event("reshuffle", amount=len(self._stub)))
-            out.append(self._stub.pop(0))
+            card = self._stub.pop(0)
+            if self.reshuffles:
+                self.recycled.append(card)
+            out.append(card)
         return out
 
     def _wager(self, action: Action) -> list[Event]:

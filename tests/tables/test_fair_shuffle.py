@@ -68,3 +68,54 @@ def test_each_hand_gets_its_own_commitment() -> None:
     assert second.number == first.number + 1
     assert second.deck_commitment != first.deck_commitment
     assert not set(second.deck_salts) & set(first.deck_salts)
+
+
+def test_a_draw_table_reshuffles_in_the_committed_order() -> None:
+    # Five-card draw's discards, when the stub runs out, are shuffled in an order fixed by the
+    # committed deck and salts (the engine alone would use the natural card order).
+    table, users = seated_table(n=3, game="F5D")
+    hand, state = current_state(table)
+    commit = fairness.ShuffleCommitment(tuple(state.setup.deck), tuple(hand.deck_salts))
+    assert commit.commitment == hand.deck_commitment
+    assert state.setup.reshuffle == fairness.reshuffle_order(commit)
+    other, _ = current_state(seated_table(n=2, game="P5D")[0])
+    assert get_variant("P5D").from_json(other.state).setup.reshuffle not in (None, state.setup.reshuffle)
+    # Not for the other families, which never reshuffle.
+    nt_hand, nt_state = current_state(seated_table(n=2, game="NT")[0])
+    assert nt_state.setup.reshuffle is None
+
+
+def test_a_draw_tables_history_keeps_each_seats_discards_to_that_seat() -> None:
+    # Everyone throws away two and the hand goes to a showdown: the spectator and each other
+    # player read the five cards every hand showed, never what it threw away.
+    table, users = seated_table(n=3, game="F5D")
+    hand, state = current_state(table)
+    number = hand.number
+    thrown: dict[int, set[str]] = {}
+    for _ in range(60):
+        table.refresh_from_db()
+        hand, state = current_state(table)
+        if hand.number != number or hand.ended is not None:
+            break
+        idx = state.actors()[0]
+        kinds = [a.kind for a in state.legal_actions(idx)]
+        message: dict[str, object] = {"version": table.version}
+        if "draw" in kinds:
+            cards = list(state.view_for(idx)["players"][idx]["cards"])[:2]
+            thrown[idx] = set(cards)
+            message.update(action="draw", cards=cards)
+        else:
+            message["action"] = next(k for k in ("check", "call") if k in kinds)
+        services.table_act(table_id=table.id, user=user_for_index(hand, idx), message=message)
+    finished = type(hand).objects.get(table=table, number=number)
+    assert finished.ended is not None and len(thrown) == 3
+    url = f"/tables/{table.id}/hands/{finished.number}.phh"
+    for idx in range(3):
+        others = set().union(*(cards for i, cards in thrown.items() if i != idx))
+        text = _client_for(user_for_index(finished, idx)).get(url).content.decode()
+        named = {str(c) for c in fairness._cards_in_history(tomllib.loads(text)["actions"])}
+        assert thrown[idx] <= named and not named & others
+        assert fairness.verify_phh(text).ok
+    spectator = Client().get(url).content.decode()
+    named = {str(c) for c in fairness._cards_in_history(tomllib.loads(spectator)["actions"])}
+    assert not named & set().union(*thrown.values())
