@@ -3,7 +3,11 @@ through ``tables.services``. A hand's stored state holds every card; the admin i
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 from django.contrib import admin
+from django.http import HttpRequest
 
 from tables.models import Hand, Seat, SeatRequest, Table
 
@@ -35,11 +39,31 @@ class SeatAdmin(admin.ModelAdmin):
 
 @admin.register(Hand)
 class HandAdmin(admin.ModelAdmin):
+    """Read-only: a hand is written by ``tables.services`` alone (an edited ``ended`` would serve
+    a hand still in play as history; edited salts would break its deck's proof). While the hand
+    is played, its state (the whole deck, every hole card), salts and full history are not shown
+    at all, not even to staff, who may be sitting at that table."""
+
     list_display = ("table", "number", "started", "ended", "clock")
     list_filter = ("table__game", ("ended", admin.EmptyFieldListFilter), "table__club")
     search_fields = ("table__name", "=number")
     date_hierarchy = "started"
-    readonly_fields = ("players", "state", "result", "phh")
+    SECRET_WHILE_PLAYED = ("state", "deck_salts", "phh")
+
+    def get_fields(self, request: HttpRequest, obj: Hand | None = None) -> Sequence[Any]:
+        fields = list(super().get_fields(request, obj))
+        if obj is None or obj.ended is None:
+            fields = [f for f in fields if f not in self.SECRET_WHILE_PLAYED]
+        return fields
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Hand | None = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Hand | None = None) -> bool:
+        return False
 
 
 @admin.register(SeatRequest)
