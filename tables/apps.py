@@ -11,3 +11,9 @@ class TablesConfig(AppConfig):
         from tables.club_port import TablesForClubs
 
         register_tables_port(TablesForClubs())
+
+        from django.contrib.auth.signals import user_logged_out
+
+        from tables.live import close_sockets_on_logout
+
+        user_logged_out.connect(close_sockets_on_logout, dispatch_uid="tables.close_sockets_on_logout")

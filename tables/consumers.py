@@ -157,9 +157,18 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def access_changed(self, event: dict[str, Any]) -> None:
         """A member left or was removed from the table's club: if that is this viewer, the
-        private table is no longer theirs to watch."""
+        private table is no longer theirs to watch. Or the player logged out of the session this
+        socket opened with (``ended_session``): it closes, so a tab left open after logging out
+        shows no more of their cards and can no longer act for them."""
         user = self.scope.get("user")
         if user is None or not user.is_authenticated or event.get("user_id") != user.pk:
+            return
+        ended = event.get("ended_session")
+        if ended is not None:
+            session = self.scope.get("session")
+            if session is not None and getattr(session, "session_key", None) == ended:
+                await self.send_error(gettext_noop("You logged out. Log in again to play on."), translate=True)
+                await self.close(code=4401)
             return
         allowed = await _db(selectors.can_watch)(table_id=self.table_id, user=user, **self._access)
         if not allowed:

@@ -336,10 +336,29 @@ def broadcast_table_changed(table_id: int, version: int, *, hand_only: bool = Fa
     _send_table(table_id, message)
 
 
-def broadcast_access_changed(table_id: int, user_id: int) -> None:
+def broadcast_access_changed(table_id: int, user_id: int, ended_session: str | None = None) -> None:
     """Someone may no longer watch this table (they left or were removed from its club): their
-    open sockets check again, and close if so."""
-    _send_table(table_id, {"type": "access.changed", "table_id": table_id, "user_id": user_id})
+    open sockets check again, and close if so. ``ended_session``: they logged out of that
+    session, and its sockets close (their other sessions' stay open)."""
+    message: dict[str, Any] = {"type": "access.changed", "table_id": table_id, "user_id": user_id}
+    if ended_session:
+        message["ended_session"] = ended_session
+    _send_table(table_id, message)
+
+
+def close_sockets_on_logout(sender: Any, request: Any = None, user: Any = None, **kwargs: Any) -> None:
+    """``user_logged_out``: the table sockets this browser session opened at the tables where
+    the user has a seat close (they alone carry the user's cards). Sent before Django empties
+    the session, so its key is still known. A socket watching some other table shows nothing
+    a logged-out visitor could not see there, and closes when its page is left."""
+    session = getattr(request, "session", None)
+    key = getattr(session, "session_key", None)
+    if user is None or not key:
+        return
+    from tables.models import Seat
+
+    for table_id in sorted(set(Seat.objects.filter(user_id=user.pk).values_list("table_id", flat=True))):
+        broadcast_access_changed(table_id, user.pk, ended_session=key)
 
 
 def broadcast_lobby_changed() -> None:

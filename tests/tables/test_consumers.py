@@ -201,3 +201,33 @@ async def test_other_origins_are_refused(three_handed: Any) -> None:
     comm = WebsocketCommunicator(application, f"/ws/tables/{table.id}/", headers=[(b"origin", b"http://evil.example")])
     connected, _ = await comm.connect()
     assert not connected
+
+
+async def test_logging_out_closes_that_sessions_table_sockets_only() -> None:
+    # Found by an audit: a tab left open after logging out kept receiving the player's cards
+    # and could still act for them.
+    table, users = await database_sync_to_async(seated_table)(n=2)
+    hand, _ = await database_sync_to_async(current_state)(table)
+    player = await database_sync_to_async(user_for_index)(hand, 0)
+
+    def login() -> tuple[Client, bytes]:
+        client = Client()
+        client.force_login(player)
+        return client, f"{settings.SESSION_COOKIE_NAME}={client.cookies[settings.SESSION_COOKIE_NAME].value}".encode()
+
+    (leaving_client, leaving_cookie), (_other, other_cookie) = [await database_sync_to_async(login)() for _ in range(2)]
+    comms = []
+    for cookie in (leaving_cookie, other_cookie):
+        headers = [(b"origin", b"http://testserver"), (b"host", b"testserver"), (b"cookie", cookie)]
+        comm = WebsocketCommunicator(application, f"/ws/tables/{table.id}/", headers=headers)
+        assert (await comm.connect())[0]
+        assert (await _next_state(comm))["type"] == "state"
+        comms.append(comm)
+    leaving, staying = comms
+    response = await database_sync_to_async(leaving_client.post)("/accounts/logout/")
+    assert response.status_code in (200, 302)
+    said = json.loads(await leaving.receive_from(timeout=3))
+    assert said["type"] == "error" and "logged out" in said["message"]
+    assert await leaving.receive_output(timeout=3) == {"type": "websocket.close", "code": 4401}
+    assert await staying.receive_nothing(timeout=0.3)
+    await staying.disconnect()
