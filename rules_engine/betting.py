@@ -154,9 +154,9 @@ class FixedLimit(Structure):
     bet: with no full bet yet in the round the first bet goes *to* the bet size (completing the
     bring-in), later raises add the bet size to the level.
 
-    Five-card stud's open pair (GAMES.md section 3) gives the round a ``choice``: the opening
-    bet may be the small or the big bet, and every raise then follows the size it chose
-    (``bet_size``). Only the two ends of the range are legal then (``discrete``).
+    Five-card stud's open pair (GAMES.md section 3) gives the round a ``choice``: any bet or
+    raise may be by the small or the big bet until one is by the big bet; every raise after that
+    is by the big bet (``bet_size``). Only the two ends of the range are legal (``discrete``).
 
     >>> FixedLimit(10, 20).raise_range(Wager(pot=30, level=10, bet=0, stack=500, last_raise=10,
     ...                                      raises=1, street=0, big_blind=10))
@@ -502,10 +502,12 @@ class Betting:
             )
         full = to >= opts.full_to
         if full and self.choice is not None and not self.bet_size:
-            # The opening bet picks the round's size: the big bet only if it reached it.
+            # A bet or raise of the big bet fixes the round's size for every raise after it; a
+            # small one leaves the choice open (anyone may still raise by the big bet).
             rng = self.structure.raise_range(self._wager(seat))
             lo, hi = self.choice
-            self.bet_size = hi if rng is not None and to >= rng[1] else lo
+            if rng is not None and to >= rng[1] and hi > lo:
+                self.bet_size = hi
         self._move(seat, to - self.bets[seat])
         if full:
             self.last_raise = to - self.level

@@ -38,7 +38,7 @@ Decisions shared by every game here (GAMES.md sections 3 and 5, and where they a
 * When at most one seat still in the hand has chips, the remaining cards are dealt without
   betting (draws still happen: a seat all-in still draws).
 * Showdown: every hand still in at the end is shown, all at once, as the site's convention (no
-  mucking, no order of showing; the hand history lists them starting with the last bettor of
+  mucking, no order of showing; the hand history lists them starting with the first bettor of
   the final round, or the first seat to act when nobody bet). Each pot (main, then side pots)
   is settled on its own among the seats eligible for it.
 * Split pots: tied hands share a pot or a half equally; odd chips go one at a time to the tied
@@ -358,7 +358,7 @@ class ClassicState:
         self.showdown_after: int | None = None
         self._legal_key: tuple[int, int] | None = None
         self._legal_cache: list[LegalAction] = []
-        self._last_aggressor: int | None = None
+        self._first_bettor: int | None = None
         self._round_first: int | None = None
         self.start_events: list[Event] = self._begin()
 
@@ -382,7 +382,8 @@ class ClassicState:
     def _open_round(self, first: int, ev: list[Event], **kw: Any) -> bool:
         """Open a betting round; True when a seat must act (else the caller deals on)."""
         self._bet.open_round(first, **kw)
-        self._last_aggressor = None
+        self._first_bettor = None
+        self._completing = False  # only third street's bring-in is ever completed
         self._round_first = self._bet.to_act
         if self._bet.to_act is None:
             return False
@@ -655,7 +656,8 @@ class ClassicState:
             if bet.bet_or_raise_to(seat, to):
                 self._completing = False
             self._bring_in_pending = False
-            self._last_aggressor = seat
+            if self._first_bettor is None:
+                self._first_bettor = seat
             events.append(Event(kind, seat=seat, amount=to))
         if bet.to_act is None or len(bet.in_hand()) == 1:
             self._round_over(events)
@@ -795,9 +797,10 @@ class ClassicState:
         self._finish(results, payouts, showdown=True, scoop=hand_scoop, shown=tuple(live), ev=ev)
 
     def _show_order(self, live: Sequence[int]) -> list[int]:
-        """The order the hands are listed: from the final round's last bettor (or its first seat
-        to act), clockwise. Every hand is shown at once; this only orders the history."""
-        start = self._last_aggressor if self._last_aggressor is not None else self._round_first
+        """The order the hands are listed: from the final round's first bettor (or, when nobody
+        bet, its first seat to act, who checked first), clockwise, as GAMES.md's showdown order
+        says. Every hand is shown at once; this only orders the history."""
+        start = self._first_bettor if self._first_bettor is not None else self._round_first
         if start is None:
             start = self._order[0]
         return [s for k in range(self.n) if (s := (start + k) % self.n) in live]

@@ -41,9 +41,10 @@ Decisions where the rulebook is silent (see also :mod:`rules_engine.games.classi
   ties go to the seat nearest the button's left. If that seat is all-in the next seat clockwise
   opens.
 * Five-card stud's open pair: when any seat still in shows a pair among its two up cards on
-  third street, the opening bet of that round may be the small or the big bet; every raise in
-  the round then follows the size chosen (seed 003: "if a player bet the upper limit, all
-  subsequent raises follow that limit").
+  third street, every player may bet or raise by the small or the big bet in that round, until
+  someone bets or raises by the big bet; every raise after that is by the big bet (seed 003:
+  "if a player bet the upper limit, all subsequent raises follow that limit"; the card rooms'
+  rule: after a small bet, a raise may be small or big).
 * Dealing: one card at a time clockwise from the seat left of the button; folded seats get no
   more cards. No burn cards (the seeds burn only in Hold'em and Omaha). If the deck cannot give
   every seat still in its seventh-street card (eight players), one community card is dealt face
@@ -296,9 +297,12 @@ class StudGame(ClassicGame):
 
     @classmethod
     def validate_extra(cls, setup: HandSetup) -> None:
-        if not 0 < setup.bring_in <= setup.small_bet:
+        # Below the small bet, or completing it would be a raise of nothing (and the round
+        # would allow five bets): found by an audit, reachable only through a history's setup.
+        if not 0 < setup.bring_in < setup.small_bet:
             raise SetupError(
-                f"the bring-in must be at least 1 chip and at most the small bet, not {setup.bring_in}"
+                f"the bring-in must be at least 1 chip and less than the small bet ({setup.small_bet}), "
+                f"not {setup.bring_in}"
             )
         if setup.deck is not None and len(setup.deck) != 52:
             raise SetupError(f"stud deals from a full deck of 52 cards, not {len(setup.deck)}")

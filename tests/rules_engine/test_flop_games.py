@@ -527,3 +527,19 @@ def test_the_docstring_examples_of_the_classic_modules_hold() -> None:
     for module in (betting, classic, flop, stud, draw):
         result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
         assert result.failed == 0, module.__name__
+
+
+def _shown(events: Sequence[Any]) -> list[int]:
+    return [e.seat for e in events if e.kind == "show"]
+
+
+def test_showdown_order_starts_with_the_first_bettor_of_the_final_round() -> None:
+    # GAMES.md: "the player who bet first on the final round shows first (if nobody bet, the
+    # player who checked first)". Seat 2 bets the river, seat 0 raises: seat 2 shows first.
+    s = deal("NT", [1000] * 3, 0, hands=["Ah Ad", "Kh Kd", "Qh Qd"], board="2c 3d 7s 8c 9h")
+    act(s, "call", "call", "check", *["check"] * 6, "check", ("bet", 10), ("raise", 20), "call")
+    assert _shown(s.apply(Action(s.actors()[0], "call"))) == [2, 0, 1]
+    # Nobody bets the river: the first to check (seat 1, left of the button) shows first.
+    s = deal("NT", [1000] * 3, 0, hands=["Ah Ad", "Kh Kd", "Qh Qd"], board="2c 3d 7s 8c 9h")
+    act(s, "call", "call", "check", *["check"] * 6, "check", "check")
+    assert _shown(s.apply(Action(s.actors()[0], "check"))) == [1, 2, 0]

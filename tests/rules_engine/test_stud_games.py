@@ -265,9 +265,15 @@ def test_five_card_stud_open_pair_on_third_street_allows_the_big_bet() -> None:
     assert opts(s) == [("fold", 0), ("call", 20), ("raise", 40)]  # raises follow the big bet
     s = deal("F5S", [500, 500, 500], button=0, hands=hands)
     act(s, "bring_in", "call", "call", ("bet", 10))
-    assert opts(s) == [("fold", 0), ("call", 10), ("raise", 20)]  # ... or the small one
+    # After a small bet anyone may still raise by either (card rooms' rule; found by an audit:
+    # the small opening bet used to fix the round's size) ...
+    assert opts(s) == [("fold", 0), ("call", 10), ("raise", 20), ("raise", 30)]
     with pytest.raises(IllegalAction):
-        s.apply(Action(s.actors()[0], "raise", amount=30))
+        s.apply(Action(s.actors()[0], "raise", amount=25))
+    act(s, ("raise", 20))
+    assert opts(s) == [("fold", 0), ("call", 20), ("raise", 30), ("raise", 40)]  # a small raise too
+    act(s, ("raise", 40))
+    assert opts(s) == [("fold", 0), ("call", 30), ("raise", 60)]  # ... until one goes big
 
 
 def test_random_stud_hands_conserve_chips_and_replay() -> None:
@@ -279,3 +285,22 @@ def test_random_stud_hands_conserve_chips_and_replay() -> None:
             r = state.result
             assert sum(r.payouts) + r.rake == sum(r.contributions)
             assert V.from_json(state.to_json()) == state
+
+
+def test_a_later_street_never_offers_to_complete() -> None:
+    # Third street: the bring-in only called. Fourth street: a short all-in bets 8 of the 10;
+    # the next seat raises (to 10), it does not "complete" a bring-in that was on another street.
+    s = deal("F7S", [500, 500, 15], 0, hands=["Kd Ah 9c Qs", "3c 4c 2c 5d", "Qd 4s Jc As"])
+    act(s, "bring_in", "call", "call", ("all_in", 8))
+    kinds = {la.kind for la in s.legal_actions(s.actors()[0])}
+    assert "raise" in kinds and "complete" not in kinds
+
+
+def test_the_bring_in_is_less_than_the_small_bet() -> None:
+    # Equal to it, "completing" would raise by nothing and the round would hold five bets.
+    V = get_variant("F7S")
+    setup = V.setup_for_table(stacks=[500] * 3, button=0, small_blind=5, big_blind=10)
+    for bring_in in (0, 10, 11):
+        with pytest.raises(SetupError, match="bring-in"):
+            V.start(HandSetup.from_json({**setup.to_json(), "bring_in": bring_in}))
+    V.start(HandSetup.from_json({**setup.to_json(), "bring_in": 9}))
