@@ -430,8 +430,13 @@ def table_act(*, table_id: int, user: AbstractBaseUser, message: dict[str, Any])
             # Removed from the club: their seat is being settled; the clock plays their hand out.
             raise TableError(_("Only members of this club can do that."))
         if action == "sit_out":
-            seat.break_next = True
-            seat.save(update_fields=["break_next"])
+            if _current_hand(table) is None:
+                # Between hands the break starts now, so the next deal leaves the seat out (found
+                # by an audit: it only started after the next hand), as a host's sit-out does.
+                seat.sitting_out = True
+            else:
+                seat.break_next = True
+            seat.save(update_fields=["break_next", "sitting_out"])
         elif action == "im_back":
             seat.break_next = False
             seat.sitting_out = False
@@ -670,6 +675,9 @@ def _start_hand_if_ready(table: Table) -> Hand | None:
     ready = _ready_seats(table)
     if len(ready) < 2:
         return None
+    # The last hand's clock (its showdown pause) ends with this deal: a deadline left on it would
+    # bring the sweep back to this table every time it runs.
+    Hand.objects.filter(table=table, deadline__isnull=False, ended__isnull=False).update(clock="", deadline=None)
     # The button moves one seat clockwise among the players dealt in.
     seat_nos = [s.seat_no for s in ready]
     after = [n for n in seat_nos if n > table.button_seat]
@@ -737,10 +745,17 @@ def table_resume(*, table_id: int) -> int:
         table = _lock_table(table_id)
         if table.status == Table.Status.CLOSED:
             raise TableError(_("This table is closed."))
+        if table.status == Table.Status.OPEN and not table.pause_after_hand:
+            return table.version  # not paused: a second click changes nothing
         table.status = Table.Status.OPEN
         table.pause_after_hand = False
         if _current_hand(table) is None:
-            _start_hand_if_ready(table)
+            latest = _latest_hand(table)
+            # During the last hand's showdown pause its timer deals when the pause ends, as at a
+            # table that never paused (found by an audit: dealing here cut the pause short and
+            # left that hand's deadline set, so the sweep took the table's lock every 2 s).
+            if latest is None or latest.deadline is None or latest.deadline <= timezone.now():
+                _start_hand_if_ready(table)
         version = _bump(table)
     transaction.on_commit(_lobby_changed)
     return version
@@ -825,12 +840,37 @@ def table_timer(*, table_id: int, version: int | None, due: str | None = None, n
     if timer_at != due_at:
         return False  # another timer is pending for this table: this one was superseded
     if deadline is None or deadline <= now:
-        cleared = Table.objects.filter(id=table_id, timer_at=due_at).update(timer_at=None)
-        # The running clock has run out (a change that set no clock moved the version on).
-        return bool(cleared) and deadline is not None and table_expire(table_id=table_id, now=now)
+        # The clock this read saw has run out (a change that set no clock moved the version on),
+        # or none runs: no timer is pending from now on, and the clock is applied. When there is
+        # nothing to apply, a writer may have set a new clock after the read while this timer was
+        # still pending (so it sent none): the clock is handed on under the table's lock, not
+        # from this read (found by an audit: the read's "ran out" left the new clock with no
+        # timer but the sweep's).
+        if not Table.objects.filter(id=table_id, timer_at=due_at).update(timer_at=None):
+            return False  # a writer sent a timer of its own meanwhile
+        if deadline is not None and table_expire(table_id=table_id, now=now):
+            return True
+        _hand_the_clock_on(table_id)
+        return False
     if Table.objects.filter(id=table_id, timer_at=due_at).update(timer_at=deadline):
         _send_timer(table_id, current, deadline)
     return False
+
+
+@retry_when_busy
+def _hand_the_clock_on(table_id: int) -> None:
+    """The pending timer cleared ``timer_at`` and found nothing to apply: under the table's lock,
+    unless a writer has sent a timer since, one for the running clock becomes the pending one."""
+    with transaction.atomic():
+        table = _lock_table(table_id)
+        if table.timer_at is not None:
+            return  # a writer sent a timer of its own meanwhile
+        deadline = _latest_deadline(table)
+        Table.objects.filter(id=table_id).update(timer_at=deadline)
+        if deadline is not None:
+            version = table.version
+            # A deadline already past (it ran out between the two reads) fires at once.
+            transaction.on_commit(lambda: _send_timer(table_id, version, deadline))
 
 
 def table_sweep(*, now: dt.datetime | None = None) -> int:

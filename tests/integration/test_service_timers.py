@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import time
 from typing import Any
 
 import pytest
@@ -196,3 +197,34 @@ def test_timeout_without_im_back_sits_out_the_next_hand(scheduled: list[Any]) ->
     play_passively(table)
     seat = Seat.objects.get(table=table, user=user)
     assert seat.sitting_out and not seat.break_next
+
+
+def test_an_action_landing_while_the_pending_timer_fires_keeps_a_timer(scheduled: list[Any],
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    # Found by an audit. The pending timer reads the table (the clock has run out), then, before
+    # it applies that clock, a player's action commits: it sets a new clock and sends no timer
+    # (one is pending). The timer must not leave that new clock to the sweep.
+    table, users = seated_table(n=3)
+    hand, state = current_state(table)
+    due = _fresh(table).timer_at
+    actor = user_for_index(hand, state.actors()[0])
+    real_expire = services.table_expire
+    acted: list[int] = []
+
+    def action_lands_first(**kwargs: Any) -> bool:
+        if not acted:
+            time.sleep(0.01)  # so its clock ends after the timer's moment
+            acted.append(services.table_act(table_id=table.id, user=actor,
+                                            message={"action": "call", "version": table.version}).version)
+        return real_expire(**kwargs)
+
+    monkeypatch.setattr(services, "table_expire", action_lands_first)
+    scheduled.clear()
+    fired_at = due + dt.timedelta(milliseconds=1)  # the timer's moment; the action's is earlier
+    assert not services.table_timer(table_id=table.id, version=table.version, due=due.isoformat(), now=fired_at)
+    assert acted, "the action did not land"
+    deadline = Hand.objects.get(id=hand.id).deadline
+    after = _fresh(table)
+    assert deadline > fired_at and after.version == acted[0]
+    assert after.timer_at == deadline
+    assert [(t, v, d) for t, v, d, _c in scheduled] == [(table.id, acted[0], deadline.isoformat())]
