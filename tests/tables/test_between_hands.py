@@ -1,0 +1,66 @@
+"""Between two hands: a host's resume during the showdown pause, and a player's break asked for
+then (found by an audit)."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from tables import services
+from tables.models import Hand, Seat, Table
+from tests.tables.helpers import current_state, play_passively, seated_table
+
+pytestmark = pytest.mark.django_db
+
+
+def _latest(table: Table) -> Hand:
+    hand = Hand.objects.filter(table=table).order_by("-number").first()
+    assert hand is not None
+    return hand
+
+
+def test_resume_during_the_showdown_pause_keeps_the_pause_and_deals_after_it() -> None:
+    table, _users = seated_table(n=3)
+    services.table_pause(table_id=table.id)  # after this hand
+    finished = play_passively(table)
+    table.refresh_from_db()
+    assert table.status == Table.Status.PAUSED and finished.deadline is not None
+    version = services.table_resume(table_id=table.id)
+    table.refresh_from_db()
+    assert table.status == Table.Status.OPEN and version == table.version
+    assert _latest(table).number == finished.number  # not dealt yet: the pause runs on
+    # A second click on the open table changes nothing.
+    assert services.table_resume(table_id=table.id) == version
+    # When the pause ends, its timer deals, and no clock is left on the finished hand.
+    assert services.table_expire(table_id=table.id, now=finished.deadline + dt.timedelta(seconds=1))
+    assert _latest(table).number == finished.number + 1
+    assert Hand.objects.get(id=finished.id).deadline is None
+    assert not Hand.objects.filter(table=table, ended__isnull=False, deadline__isnull=False).exists()
+
+
+def test_resume_after_the_pause_ran_out_deals_at_once() -> None:
+    table, _users = seated_table(n=3)
+    services.table_pause(table_id=table.id)
+    finished = play_passively(table)
+    # The pause's timer came while the table was paused: nothing dealt.
+    assert services.table_expire(table_id=table.id, now=finished.deadline + dt.timedelta(seconds=1))
+    assert _latest(table).number == finished.number
+    services.table_resume(table_id=table.id)
+    assert _latest(table).number == finished.number + 1
+    assert Hand.objects.get(id=finished.id).deadline is None
+
+
+def test_a_break_asked_for_between_hands_leaves_the_player_out_of_the_next() -> None:
+    table, _users = seated_table(n=3)
+    finished = play_passively(table)
+    table.refresh_from_db()
+    seat_no, user_id, _ = finished.players[0]
+    seat = Seat.objects.get(table=table, seat_no=seat_no)
+    services.table_act(table_id=table.id, user=seat.user, message={"action": "sit_out", "version": table.version})
+    seat.refresh_from_db()
+    assert seat.sitting_out
+    assert services.table_expire(table_id=table.id, now=finished.deadline + dt.timedelta(seconds=1))
+    hand, _state = current_state(table)
+    assert hand.number == finished.number + 1
+    assert user_id not in [p[1] for p in hand.players] and len(hand.players) == 2
