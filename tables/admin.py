@@ -13,28 +13,59 @@ from tables.models import Hand, Seat, SeatRequest, Table
 
 
 class SeatInline(admin.TabularInline):
+    """Seats are shown, never added, edited or deleted here: a seat holds chips (its stack came
+    from a bankroll through the ledger) and may be in a hand (found by an audit: deleting one lost
+    its chips and left its hand unable to settle)."""
+
     model = Seat
     extra = 0
     fields = ("seat_no", "user", "stack", "sitting_out", "break_next", "leaving")
-    readonly_fields = ("stack",)
-    raw_id_fields = ("user",)
+    readonly_fields = fields
+    can_delete = False
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
 
 
 @admin.register(Table)
 class TableAdmin(admin.ModelAdmin):
+    """The name, the speed and whether it is public may be edited; what a hand in play depends on
+    (the game, the blinds, the seats, the clocks, the status: hosts pause and close through the
+    site) may not, and a table
+    is never deleted here (its seats hold chips; a host closes it, which cashes everyone out)."""
+
     list_display = ("name", "game", "small_blind", "big_blind", "speed", "max_seats", "is_public", "club", "status", "hands_played")
     list_filter = ("status", "game", "speed", "is_public", "club")
     search_fields = ("name", "club__name", "created_by__username")
-    readonly_fields = ("version", "hands_played", "invite_code")
     inlines = [SeatInline]
+    EDITABLE = ("name", "speed", "is_public")
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Table | None = None) -> Sequence[str]:
+        return [f.name for f in Table._meta.get_fields() if f.concrete and not f.auto_created and f.name not in self.EDITABLE]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Table | None = None) -> bool:
+        return False
 
 
 @admin.register(Seat)
 class SeatAdmin(admin.ModelAdmin):
+    """Read-only, for the reason SeatInline gives."""
+
     list_display = ("table", "seat_no", "user", "stack", "sitting_out", "break_next", "leaving")
     list_filter = ("sitting_out", "leaving", "table__club")
     search_fields = ("user__username", "table__name")
-    readonly_fields = ("stack",)
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Seat | None = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Seat | None = None) -> bool:
+        return False
 
 
 @admin.register(Hand)

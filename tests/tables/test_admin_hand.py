@@ -47,3 +47,20 @@ def test_a_finished_hand_shows_its_state(staff: Client) -> None:
     finished = play_passively(table)
     body = staff.get(f"/admin/tables/hand/{finished.pk}/change/").content.decode()
     assert finished.deck_salts[0] in body
+
+
+def test_seats_and_tables_cannot_be_deleted_or_their_chips_edited(staff: Client) -> None:
+    # Found by an audit: deleting a seat in a hand lost its chips and left the hand unable to
+    # settle; a table deleted took its seats' chips with it.
+    from tables.models import Seat, Table
+
+    table, _ = seated_table(n=2, game="NT")
+    seat = Seat.objects.filter(table=table).first()
+    assert seat is not None
+    staff.post(f"/admin/tables/seat/{seat.pk}/delete/", {"post": "yes"})
+    staff.post(f"/admin/tables/table/{table.pk}/delete/", {"post": "yes"})
+    assert Seat.objects.filter(pk=seat.pk).exists() and Table.objects.filter(pk=table.pk).exists()
+    page = staff.get(f"/admin/tables/table/{table.pk}/change/").content.decode()
+    assert 'name="name"' in page and 'name="speed"' in page
+    assert 'name="big_blind"' not in page and 'name="game"' not in page and 'name="seats-0-user"' not in page
+    assert staff.get("/admin/tables/seat/add/").status_code == 403
