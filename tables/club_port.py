@@ -42,7 +42,10 @@ class TablesForClubs:
         user = get_user_model().objects.get(pk=user_id)
         table_ids = Seat.objects.filter(table__club_id=club_id, user_id=user_id).values_list("table_id", flat=True)
         for table_id in sorted(set(table_ids)):
-            services.table_leave_seat(table_id=table_id, user=user)
+            try:
+                services.table_leave_seat(table_id=table_id, user=user)
+            except services.TableError:
+                pass  # the seat went meanwhile (they left it themselves): nothing left to settle
         SeatRequest.objects.filter(
             table__club_id=club_id, user_id=user_id, status=SeatRequest.Status.PENDING,
         ).update(status=SeatRequest.Status.DECLINED)

@@ -276,6 +276,24 @@ def test_removing_a_member_between_hands_cashes_them_out_at_once() -> None:
     assert not selectors.can_watch(table_id=t.id, user=p.member)
 
 
+def test_removing_a_member_whose_seat_just_went_still_removes_them(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Found by a review: the seat list is read before each seat is left; a seat gone meanwhile
+    # (they stood up themselves) raised "You have no seat" and the removal failed with a 500.
+    p = club_with_people(chips=5000)
+    t = _club_table(p)
+    services.table_take_seat(table_id=t.id, user=p.member, buy_in=2500)
+    real_leave = services.table_leave_seat
+
+    def left_meanwhile(**kwargs: object) -> None:
+        real_leave(**kwargs)  # they leave first ...
+        real_leave(**kwargs)  # ... and the removal's own leave finds no seat
+
+    monkeypatch.setattr(services, "table_leave_seat", left_meanwhile)
+    club_services.club_remove_member(club=p.club, by=p.host, user=p.member)
+    m = Membership.objects.get(club=p.club, user=p.member)
+    assert not m.active and m.balance == 5000 and not Seat.objects.filter(table=t).exists()
+
+
 def test_removing_a_member_during_a_hand_settles_after_it_nothing_lost() -> None:
     p = club_with_people(chips=10_000)
     t = _seated(p)
