@@ -5,6 +5,8 @@ Registered when Django starts (``TablesConfig.ready``), so that ``club`` never i
 
 from __future__ import annotations
 
+import contextlib
+
 from django.db.models import Count, Sum
 from django.urls import reverse
 
@@ -42,10 +44,9 @@ class TablesForClubs:
         user = get_user_model().objects.get(pk=user_id)
         table_ids = Seat.objects.filter(table__club_id=club_id, user_id=user_id).values_list("table_id", flat=True)
         for table_id in sorted(set(table_ids)):
-            try:
+            # A seat gone meanwhile (they left it themselves) has nothing left to settle.
+            with contextlib.suppress(services.TableError):
                 services.table_leave_seat(table_id=table_id, user=user)
-            except services.TableError:
-                pass  # the seat went meanwhile (they left it themselves): nothing left to settle
         SeatRequest.objects.filter(
             table__club_id=club_id, user_id=user_id, status=SeatRequest.Status.PENDING,
         ).update(status=SeatRequest.Status.DECLINED)
