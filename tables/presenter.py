@@ -74,6 +74,10 @@ def action_label(kind: str, amount: int) -> str:
         return _("Bet %(amount)s") % {"amount": amount}
     if kind == "all_in":
         return _("All-in %(amount)s") % {"amount": amount}
+    if kind == "bring_in":
+        return _("Bring in %(amount)s") % {"amount": amount}
+    if kind == "complete":
+        return _("Complete to %(amount)s") % {"amount": amount}
     if kind == "done":
         return _("Done")
     return kind

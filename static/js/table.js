@@ -52,7 +52,9 @@
     deadline = msg.deadline ? msg.deadline * 1000 : null;
     selected = null;
     tick();
-    if (msg.my_turn && navigator.vibrate) { try { navigator.vibrate(30); } catch (e) { /* ignore */ } }
+    // Browsers refuse to vibrate before the page has been touched (and say so in the console).
+    var touched = !navigator.userActivation || navigator.userActivation.hasBeenActive;
+    if (msg.my_turn && navigator.vibrate && touched) { try { navigator.vibrate(30); } catch (e) { /* ignore */ } }
   }
 
   function send(obj) {
@@ -69,11 +71,14 @@
     showToast.timer = setTimeout(function () { toast.hidden = true; }, 4000);
   }
 
+  // "12s", "12 с", "12 ש׳": the page's own language (templates/table.html, data-seconds).
+  var seconds = app.getAttribute("data-seconds") || "{n}s";
+
   function tick() {
     var clocks = root.querySelectorAll("[data-clock]");
     var left = deadline ? Math.max(0, (deadline - Date.now()) / 1000) : null;
     for (var i = 0; i < clocks.length; i++) {
-      clocks[i].textContent = left === null ? "" : (left >= 10 ? Math.ceil(left) : left.toFixed(1)) + "s";
+      clocks[i].textContent = left === null ? "" : seconds.replace("{n}", left >= 10 ? Math.ceil(left) : left.toFixed(1));
       clocks[i].classList.toggle("urgent", left !== null && left < 6);
     }
   }
@@ -162,9 +167,19 @@
   document.addEventListener("keydown", function (ev) {
     if (ev.target && /input|select|textarea/i.test(ev.target.tagName)) return;
     if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
-    var btn = root.querySelector('[data-key="' + ev.key.toLowerCase() + '"]');
+    // The letter on the key, whatever the keyboard's language (a Hebrew or Russian layout
+    // sends other letters in ev.key): ev.code is "KeyF" for the F key in every layout.
+    var letter = /^Key[A-Z]$/.test(ev.code || "") ? ev.code.slice(3).toLowerCase() : (ev.key || "").toLowerCase();
+    var btn = root.querySelector('[data-key="' + letter + '"]');
     if (btn && !btn.disabled) { ev.preventDefault(); btn.click(); }
   });
+
+  // "You sat down with 1000 chips." and the like: read once, then out of the way (the table
+  // page is never reloaded, so a message would otherwise stay on it for the whole session).
+  setTimeout(function () {
+    var done = document.querySelectorAll(".flash__item:not(.flash__item--error)");
+    for (var i = 0; i < done.length; i++) done[i].remove();
+  }, 8000);
 
   connect();
 })();

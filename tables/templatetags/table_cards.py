@@ -200,7 +200,7 @@ def seat_list(rows: Any, phase: str = "", bb: Any = None) -> SafeString:
         if s.showing:
             parts.append(f'<span class="seat__showing muted">{_("showing: %(hand)s") % {"hand": escape(s.showing)}}</span>\n')
         if s.up or s.down:
-            parts.append(f'<div class="seat__stud"><div class="seat__down">{card_row(s.down, size="small")}</div>'
+            parts.append(f'<div class="seat__stud" dir="ltr"><div class="seat__down">{card_row(s.down, size="small")}</div>'
                          f'{card_row(s.up, size="small")}</div>\n')
         if s.hole:
             parts.append(f'<div class="seat__hole">{card_row(s.hole, size="small")}</div>\n')

@@ -64,3 +64,18 @@ def test_a_break_asked_for_between_hands_leaves_the_player_out_of_the_next() -> 
     hand, _state = current_state(table)
     assert hand.number == finished.number + 1
     assert user_id not in [p[1] for p in hand.players] and len(hand.players) == 2
+
+
+def test_a_table_nobody_is_dealt_at_waits_for_players_instead_of_showing_the_last_hand() -> None:
+    from tables.selectors import table_snapshot
+
+    table, users = seated_table(n=2, game="NT")
+    finished = play_passively(table)
+    during_pause = table_snapshot(table_id=table.id, user=None)["html"]
+    assert 'phase-over' in during_pause  # the result stays up during the showdown pause
+    services.table_leave_seat(table_id=table.id, user=users[0])
+    assert services.table_expire(table_id=table.id, now=finished.deadline + dt.timedelta(seconds=1))
+    assert _latest(table).number == finished.number  # nobody to deal to
+    after = table_snapshot(table_id=table.id, user=users[1])
+    assert "phase-waiting" in after["html"] and "Waiting for players" in after["html"]
+    assert "phase-over" not in after["html"] and after["deadline"] is None

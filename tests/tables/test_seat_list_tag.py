@@ -33,7 +33,7 @@ LOOP = """      {% for s in seat_rows %}
           </span>
           {% if s.net is not None %}<span class="seat__net {% if s.net > 0 %}plus{% elif s.net < 0 %}minus{% endif %}"><bdi dir="ltr">{% if s.net > 0 %}+{% elif s.net == 0 %}±{% endif %}{{ s.net }}</bdi></span>{% endif %}
           {% if s.showing %}<span class="seat__showing muted">{% blocktranslate with hand=s.showing %}showing: {{ hand }}{% endblocktranslate %}</span>{% endif %}
-          {% if s.up or s.down %}<div class="seat__stud"><div class="seat__down">{% card_row s.down size="small" %}</div>{% card_row s.up size="small" %}</div>{% endif %}
+          {% if s.up or s.down %}<div class="seat__stud" dir="ltr"><div class="seat__down">{% card_row s.down size="small" %}</div>{% card_row s.up size="small" %}</div>{% endif %}
           {% if s.hole %}<div class="seat__hole">{% card_row s.hole size="small" %}</div>{% endif %}
           {% if s.drawn is not None %}<span class="seat__drawn muted">{% blocktranslate count n=s.drawn %}drew {{ n }} card{% plural %}drew {{ n }} cards{% endblocktranslate %}</span>{% endif %}
           {% if s.hands %}<div class="seat__shown">{% for h in s.hands %}<div class="shown-hand"><span class="muted">{{ forloop.counter }}</span>{% card_row h size="small" %}</div>{% endfor %}</div>{% endif %}
