@@ -37,7 +37,6 @@ import bench_live as live  # noqa: E402
 from tests.integration.cluster import (  # noqa: E402
     answers,
     cpu_seconds,
-    cpu_used,
     free_port,
     postgres_database,
     redis_database,
@@ -108,27 +107,9 @@ async def _drive(ports: list[int], table_ids: list[int], pids: dict[str, int], t
         gc.freeze()
         gc.disable()
         await asyncio.sleep(3 * (think or 0.1) + 3.0)
-        cpu0 = cpu_now()
-        t0 = time.time()
-        await asyncio.sleep(window)
-        t1 = time.time()
-        cpu1 = cpu_now()
-        record.stopped = True
-        await asyncio.sleep(2.0)
-        result.window = t1 - t0
-        used = {k: cpu_used(cpu0[k], cpu1[k]) / result.window for k in cpu1 if k != "redis" or k in cpu0}
-        result.machine = used.pop("machine")
-        result.cpu = {k: v for k, v in used.items() if k != "worker"}
-        live._analyse(result, bots, record, t0, t1)
-        result.errors = dict(record.errors)
+        await live._measure(result, bots, record, cpu_now, window, settle=2.0)
     finally:
-        gc.enable()
-        gc.unfreeze()
-        record.stopped = True
-        for b in bots:
-            if b.pending is not None:
-                b.pending.cancel()
-        await asyncio.gather(*(b.close() for b in bots), return_exceptions=True)
+        await live._stop_all(bots, record)
 
 
 def one_run(tables: int, window: float = live.WINDOW, think: float = live.THINK, daphnes: int = 2,

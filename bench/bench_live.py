@@ -415,34 +415,48 @@ async def _drive(cluster: Cluster, tables: list[dict[str, Any]], cookie_name: st
                 await asyncio.to_thread(cluster.control, "resume", tables=due)
             await asyncio.sleep(0.25)
         await asyncio.sleep(min(3.0, window / 5))
-        cpu0 = cpu_now()
-        t0 = time.time()
-        await asyncio.sleep(window)
-        t1 = time.time()
-        cpu1 = cpu_now()
-        result.rss_after = rss_now()
-        record.stopped = True
-        await asyncio.sleep(min(3.0, result.clocks["decision"]))  # let the last actions and timers land
-        result.window = t1 - t0
-        used = {k: cpu_used(cpu0[k], cpu1[k]) / result.window for k in cpu1}
-        result.machine = used.pop("machine")
-        result.cpu = used
-        _analyse(result, bots, record, t0, t1)
-        result.errors = dict(record.errors)
+        # Let the last actions and timers land before the bots stop listening.
+        await _measure(result, bots, record, cpu_now, window, settle=min(3.0, result.clocks["decision"]),
+                       rss_now=rss_now)
     finally:
-        gc.enable()
-        gc.unfreeze()
-        record.stopped = True
-        for b in bots:
-            if b.pending is not None:
-                b.pending.cancel()
-        gate = asyncio.Semaphore(100)
+        await _stop_all(bots, record)
 
-        async def close(b: Bot) -> None:
-            async with gate:
-                await b.close()
 
-        await asyncio.gather(*(close(b) for b in bots), return_exceptions=True)
+async def _measure(result: RunResult, bots: list[Bot], record: Record, cpu_now: Any, window: float, *,
+                   settle: float, rss_now: Any = None) -> None:
+    """Measure ``window`` seconds (CPU of every process, the machine, memory), stop the bots
+    acting, wait ``settle`` seconds, and work out the run's figures (shared with bench_floor)."""
+    cpu0 = cpu_now()
+    t0 = time.time()
+    await asyncio.sleep(window)
+    t1 = time.time()
+    cpu1 = cpu_now()
+    if rss_now is not None:
+        result.rss_after = rss_now()
+    record.stopped = True
+    await asyncio.sleep(settle)
+    result.window = t1 - t0
+    used = {k: cpu_used(cpu0[k], cpu1[k]) / result.window for k in cpu1}
+    result.machine = used.pop("machine")
+    result.cpu = used
+    _analyse(result, bots, record, t0, t1)
+    result.errors = dict(record.errors)
+
+
+async def _stop_all(bots: list[Bot], record: Record) -> None:
+    gc.enable()
+    gc.unfreeze()
+    record.stopped = True
+    for b in bots:
+        if b.pending is not None:
+            b.pending.cancel()
+    gate = asyncio.Semaphore(100)
+
+    async def close(b: Bot) -> None:
+        async with gate:
+            await b.close()
+
+    await asyncio.gather(*(close(b) for b in bots), return_exceptions=True)
 
 
 def _seed(cluster: Cluster, tables: int, started: float) -> tuple[list[dict[str, Any]], str]:
