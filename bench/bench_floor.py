@@ -101,6 +101,7 @@ async def _drive(ports: list[int], table_ids: list[int], pids: dict[str, int], t
         start = loop.time() + random.uniform(0, 3 * (think or 0.1))
         for b in bots[3 * n:3 * n + 3]:
             b.start_at = start
+    frozen_before = gc.get_freeze_count()
     try:
         await live._connect_all(bots)
         gc.collect()
@@ -109,7 +110,7 @@ async def _drive(ports: list[int], table_ids: list[int], pids: dict[str, int], t
         await asyncio.sleep(3 * (think or 0.1) + 3.0)
         await live._measure(result, bots, record, cpu_now, window, settle=2.0)
     finally:
-        await live._stop_all(bots, record)
+        await live._stop_all(bots, record, unfreeze=frozen_before == 0)
 
 
 def one_run(tables: int, window: float = live.WINDOW, think: float = live.THINK, daphnes: int = 2,

@@ -390,6 +390,7 @@ async def _drive(cluster: Cluster, tables: list[dict[str, Any]], cookie_name: st
     def rss_now() -> int:
         return sum(rss_kb(pid) for name, pid in pids.items() if name.startswith(("daphne", "worker")))
 
+    frozen_before = gc.get_freeze_count()
     try:
         result.rss_before = rss_now()
         await _connect_all(bots)
@@ -419,7 +420,7 @@ async def _drive(cluster: Cluster, tables: list[dict[str, Any]], cookie_name: st
         await _measure(result, bots, record, cpu_now, window, settle=min(3.0, result.clocks["decision"]),
                        rss_now=rss_now)
     finally:
-        await _stop_all(bots, record)
+        await _stop_all(bots, record, unfreeze=frozen_before == 0)
 
 
 async def _measure(result: RunResult, bots: list[Bot], record: Record, cpu_now: Any, window: float, *,
@@ -443,9 +444,13 @@ async def _measure(result: RunResult, bots: list[Bot], record: Record, cpu_now: 
     result.errors = dict(record.errors)
 
 
-async def _stop_all(bots: list[Bot], record: Record) -> None:
+async def _stop_all(bots: list[Bot], record: Record, *, unfreeze: bool = True) -> None:
+    """The bots stop and close; the collector runs again. ``unfreeze``: give back to it what the
+    run froze; not when the process had frozen objects of its own before (a Daphne test process
+    imports config.asgi, which freezes Django's start-up objects for good)."""
     gc.enable()
-    gc.unfreeze()
+    if unfreeze:
+        gc.unfreeze()
     record.stopped = True
     for b in bots:
         if b.pending is not None:
