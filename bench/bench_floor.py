@@ -18,13 +18,11 @@ import asyncio
 import gc
 import os
 import random
-import resource
 import socket
 import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Any
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -36,11 +34,9 @@ import bench_live as live  # noqa: E402
 
 from tests.integration.cluster import (  # noqa: E402
     answers,
-    cpu_seconds,
     free_port,
     postgres_database,
     redis_database,
-    service_cpu_seconds,
 )
 
 SIZES = (10, 200)
@@ -88,12 +84,7 @@ async def _drive(ports: list[int], table_ids: list[int], pids: dict[str, int], t
                              table_id=t, cookie=str(i), cookie_name="sessionid", label=f"t{t}s{i}")
             for n, t in enumerate(table_ids) for i in range(3)]
 
-    def cpu_now() -> dict[str, Any]:
-        out: dict[str, Any] = {name: cpu_seconds(pid) for name, pid in pids.items()}
-        me = resource.getrusage(resource.RUSAGE_SELF)
-        out["bots"] = me.ru_utime + me.ru_stime
-        out.update(service_cpu_seconds())
-        return out
+    cpu_now = live.cpu_reader(pids)
 
     loop = asyncio.get_running_loop()
     # Each table starts at its own moment over a few seconds, then goes on at the bots' pace.

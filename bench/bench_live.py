@@ -380,12 +380,7 @@ async def _drive(cluster: Cluster, tables: list[dict[str, Any]], cookie_name: st
     pids = {name.split("-")[0] + (f"-{n}" if name.startswith("daphne") else ""): pid
             for n, (name, pid) in enumerate(cluster.pids().items())}
 
-    def cpu_now() -> dict[str, Any]:
-        out: dict[str, Any] = {name: cpu_seconds(pid) for name, pid in pids.items()}
-        me = resource.getrusage(resource.RUSAGE_SELF)
-        out["bots"] = me.ru_utime + me.ru_stime
-        out.update(service_cpu_seconds())
-        return out
+    cpu_now = cpu_reader(pids)
 
     def rss_now() -> int:
         return sum(rss_kb(pid) for name, pid in pids.items() if name.startswith(("daphne", "worker")))
@@ -421,6 +416,20 @@ async def _drive(cluster: Cluster, tables: list[dict[str, Any]], cookie_name: st
                        rss_now=rss_now)
     finally:
         await _stop_all(bots, record, unfreeze=frozen_before == 0)
+
+
+def cpu_reader(pids: dict[str, int]) -> Any:
+    """A function giving the CPU seconds used so far by each of ``pids``, by this process (the
+    bots), by PostgreSQL and Redis, and by the whole machine (shared with bench_floor)."""
+
+    def cpu_now() -> dict[str, Any]:
+        out: dict[str, Any] = {name: cpu_seconds(pid) for name, pid in pids.items()}
+        me = resource.getrusage(resource.RUSAGE_SELF)
+        out["bots"] = me.ru_utime + me.ru_stime
+        out.update(service_cpu_seconds())
+        return out
+
+    return cpu_now
 
 
 async def _measure(result: RunResult, bots: list[Bot], record: Record, cpu_now: Any, window: float, *,
