@@ -37,6 +37,8 @@ class ClubTable:
     max_seats: int
     status: str
     url: str
+    #: The stakes in the game's own terms ("blinds 5/10", "ante 2, bring-in 5, bets 10/20").
+    stakes: str = ""
 
 
 class TablesPort(Protocol):
@@ -58,6 +60,11 @@ class TablesPort(Protocol):
         """user id -> chips on the club's tables (stacks as of the last settled hand)."""
         ...
 
+    def site_chips_at_tables(self, *, user_id: int) -> int:
+        """Chips in the player's seats at site (non-club) tables: bought in from the bankroll
+        and going back there (stacks as of the last settled hand)."""
+        ...
+
 
 class _NoTables:
     def games(self) -> list[tuple[str, str]]:
@@ -71,6 +78,9 @@ class _NoTables:
 
     def chips_on_tables(self, *, club_id: int) -> dict[int, int]:
         return {}
+
+    def site_chips_at_tables(self, *, user_id: int) -> int:
+        return 0
 
 
 _port: TablesPort = _NoTables()

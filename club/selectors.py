@@ -27,6 +27,7 @@ from club.models import (
     JoinRequest,
     LedgerEntry,
     Membership,
+    Profile,
 )
 from club.ports import ClubTable, tables_port
 from rules_engine.games.baseball import units_display
@@ -40,6 +41,22 @@ def display_name(user: Any) -> str:
     profile = getattr(user, "profile", None)
     name = profile.display_name if profile is not None and profile.display_name else user.get_username()
     return str(name)[:40]
+
+
+def site_chips_at_tables(*, user_id: int) -> int:
+    """Chips the player has in seats at site (non-club) tables: bankroll chips, bought in."""
+    return tables_port().site_chips_at_tables(user_id=user_id)
+
+
+def top_up_due(*, profile: Profile, top_up_to: int, today: dt.date) -> int:
+    """Chips the daily top-up would add now: up to ``top_up_to`` counting the bankroll and the
+    chips at site tables (a player whose chips sit on a table is not broke). 0 if none is due.
+
+    The caller that acts on it (``services.bankroll_top_up``) holds the profile row locked."""
+    if profile.last_top_up == today:
+        return 0
+    held = profile.bankroll + site_chips_at_tables(user_id=profile.user_id)
+    return max(0, top_up_to - held)
 
 
 def membership_of(*, club: Club | int, user: Any) -> Membership | None:

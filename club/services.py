@@ -16,6 +16,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from club import selectors
 from club.models import (
     Club,
     ClubInvite,
@@ -68,13 +69,19 @@ def _bankroll_change(
 
 
 def bankroll_top_up(*, user: AbstractBaseUser, today: dt.date | None = None) -> int:
-    """Once a day a player below the top-up level is brought back up to it. Returns chips added."""
+    """Once a day a player below the top-up level is brought back up to it. Returns chips added.
+
+    The level counts the bankroll plus the chips in the player's seats at site tables (club
+    tables hold club chips and do not count). The profile row is locked first: every move
+    between the bankroll and a site seat (sit down, add chips, stand up) locks it too before it
+    commits, so the seats read here agree with the bankroll read here.
+    """
     today = today or timezone.localdate()
     with transaction.atomic():
         profile = Profile.objects.select_for_update().get(user=user)
-        if profile.last_top_up == today or profile.bankroll >= DAILY_TOP_UP_TO:
+        amount = selectors.top_up_due(profile=profile, top_up_to=DAILY_TOP_UP_TO, today=today)
+        if not amount:
             return 0
-        amount = DAILY_TOP_UP_TO - profile.bankroll
         profile.last_top_up = today
         profile.save(update_fields=["last_top_up"])
         _bankroll_change(profile=profile, amount=amount, kind=LedgerEntry.Kind.TOP_UP)

@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
-from club import services
+from club import selectors, services
 from club.forms import SignupForm, ThrottledAuthenticationForm
 from club.models import LedgerEntry
 
@@ -80,7 +80,7 @@ def profile(request: HttpRequest) -> HttpResponse:
         LedgerEntry.objects.filter(user=request.user, account="bankroll").order_by("-id")[:STATEMENT_ROWS]
     )
     today = timezone.localdate()
-    can_top_up = profile.last_top_up != today and profile.bankroll < services.DAILY_TOP_UP_TO
+    can_top_up = bool(selectors.top_up_due(profile=profile, top_up_to=services.DAILY_TOP_UP_TO, today=today))
     return render(
         request,
         "club/profile.html",
@@ -90,6 +90,7 @@ def profile(request: HttpRequest) -> HttpResponse:
             "can_top_up": can_top_up,
             "topped_up_today": profile.last_top_up == today,
             "top_up_to": services.DAILY_TOP_UP_TO,
+            "at_tables": selectors.site_chips_at_tables(user_id=profile.user_id),
         },
     )
 

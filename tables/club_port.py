@@ -12,6 +12,7 @@ from django.urls import reverse
 
 from club.ports import ClubTable
 from tables.models import Seat, SeatRequest, Table
+from tables.stakes import stakes_text
 
 
 class TablesForClubs:
@@ -32,6 +33,7 @@ class TablesForClubs:
                 small_blind=t.small_blind, big_blind=t.big_blind, speed=t.speed,
                 speed_name=str(t.get_speed_display()), seats_taken=t.taken, max_seats=t.max_seats,
                 status=t.status, url=reverse("table", kwargs={"table_id": t.id}),
+                stakes=stakes_text(t.game, t.small_blind, t.big_blind),
             )
             for t in rows
         ]
@@ -63,3 +65,8 @@ class TablesForClubs:
     def chips_on_tables(self, *, club_id: int) -> dict[int, int]:
         rows = Seat.objects.filter(table__club_id=club_id).values("user_id").annotate(chips=Sum("stack"))
         return {r["user_id"]: int(r["chips"] or 0) for r in rows}
+
+    def site_chips_at_tables(self, *, user_id: int) -> int:
+        # Club tables hold club chips, not the bankroll's; Baseball seats hold units (stack 0).
+        total = Seat.objects.filter(user_id=user_id, table__club__isnull=True).aggregate(s=Sum("stack"))["s"]
+        return int(total or 0)

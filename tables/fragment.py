@@ -48,7 +48,7 @@ _MSGIDS = (
     gettext_noop("Your arrangement is in. Waiting for the others."), gettext_noop("I'm back"),
     gettext_noop("Break from next hand"), gettext_noop("deck fingerprint"),
     gettext_noop("%(name)s scoops all three boards!"), gettext_noop("%(name)s scoops high and low!"),
-    gettext_noop("Hand #%(n)s"),
+    gettext_noop("Hand #%(n)s"), gettext_noop("Quick sizes"),
 )
 
 _CLOCK = '<span class="clock" data-clock></span>'
@@ -199,8 +199,16 @@ def _panel(get: Any, phase: Any, arranging: Any) -> str:
         kind, key = _v(sized["kind"]), sized.get("key", "")
         low, high, amount = _v(sized["min"]), _v(sized["max"]), _t("Amount")
         label = _t("Bet") if sized["kind"] == "bet" else _t("Raise to")
+        out.append(f'<span class="sized" data-sized="{kind}">')
+        presets = sized.get("presets")
+        if presets:
+            out.append(f'\n        <span class="sized__presets" role="group" aria-label="{_t("Quick sizes")}">')
+            for p in presets:
+                out.append(f'<button type="button" class="sized__preset" data-size-preset="{_v(p["amount"])}" aria-pressed="false">'
+                           f'{_v(p["label"])}</button>')
+            out.append("</span>")
         out.append(
-            f'<span class="sized" data-sized="{kind}">\n'
+            "\n"
             f'        <input type="range" min="{low}" max="{high}" value="{low}" step="1" aria-label="{amount}" data-size-range>\n'
             f'        <input type="number" min="{low}" max="{high}" value="{low}" inputmode="numeric" aria-label="{amount}" data-size-input>\n'
             f'        <button type="button" class="act act--{kind}" data-sized-go data-key="{_v(key)}">'

@@ -83,6 +83,72 @@ def action_label(kind: str, amount: int) -> str:
     return kind
 
 
+# The quick sizes offered next to the bet slider: a fraction of a pot-sized bet or raise.
+PRESET_FRACTIONS = (
+    (Fraction(1, 2), lambda: _("½ pot")),
+    (Fraction(3, 4), lambda: _("¾ pot")),
+    (Fraction(1), lambda: _("Pot")),
+)
+
+
+def pot_raise_to(*, pot: int, highest: int, to_call: int, fraction: Fraction = Fraction(1)) -> int:
+    """The bet or raise-to total that is ``fraction`` of a pot-sized one, in whole chips.
+
+    A pot-sized raise first calls, then raises by the pot as it would be after that call:
+    raise-to = ``highest`` + (``pot`` + ``to_call``), where ``pot`` is every chip in the middle,
+    this round's bets included (the view's ``pot``), ``highest`` the bet to match this round and
+    ``to_call`` what the player must add to match it. A fraction f of it is ``highest`` +
+    f * (``pot`` + ``to_call``), rounded down to a whole chip. With no bet yet in the round
+    (``highest`` = ``to_call`` = 0) that is f * ``pot``. f = 1 is the pot-limit maximum
+    (``rules_engine.betting.PotLimit``).
+
+    >>> pot_raise_to(pot=240, highest=0, to_call=0, fraction=Fraction(1, 2))  # bet half of 240
+    120
+    >>> pot_raise_to(pot=500, highest=150, to_call=150)  # pot 200, a bet of 150, a call of 150
+    800
+    >>> pot_raise_to(pot=15, highest=10, to_call=10, fraction=Fraction(3, 4))  # blinds 5/10
+    28
+    """
+    base = pot + to_call
+    return highest + base * fraction.numerator // fraction.denominator
+
+
+def size_presets(view: dict[str, Any], sized: dict[str, Any]) -> list[dict[str, Any]]:
+    """The one-tap sizes for a bet or raise of the player's choice (``sized`` is its legal
+    action, with ``min_amount`` and ``max_amount`` raise-to totals): "½ pot", "¾ pot", "Pot"
+    (:func:`pot_raise_to`) and the most the player may put in, each ``{"label", "amount"}``.
+
+    The bet to match and what the viewer must call are the ``to`` and ``amount`` of the
+    viewer's check or call (a short blind leaves the players' bets below the bet to match).
+    A size at or below the minimum, or the same as one before it, is left out; sizes at or above
+    the maximum give way to one button for the maximum: "All-in" when it is the player's whole
+    stack (always in no-limit; in pot-limit, a stack short of a pot-sized raise), else "Pot" (in
+    pot-limit the maximum is a pot-sized bet or raise, the third fraction exactly). Tapping one
+    only fills in the amount; the Bet/Raise button sends it.
+    """
+    low, high = int(sized["min_amount"]), int(sized["max_amount"])
+    you = view.get("you") or {}
+    me = view["players"][you["seat"]] if "seat" in you else {"bet": 0, "stack": high}
+    mine, whole = int(me["bet"]), int(me["bet"]) + int(me["stack"])
+    highest = max((int(p["bet"]) for p in view["players"]), default=0)
+    to_call = highest - mine
+    for la in view.get("legal_actions") or ():
+        if la["kind"] in ("check", "call"):
+            highest, to_call = int(la["to"]), int(la["amount"])
+    presets: list[dict[str, Any]] = []
+    taken = {low}
+    for fraction, label in PRESET_FRACTIONS:
+        to = pot_raise_to(pot=int(view["pot"]), highest=highest, to_call=to_call, fraction=fraction)
+        if to >= high:
+            break
+        if to <= low or to in taken:  # clamped up to the minimum, or a size already offered
+            continue
+        taken.add(to)
+        presets.append({"label": label(), "amount": to})
+    presets.append({"label": _("All-in") if high >= whole else _("Pot"), "amount": high})
+    return presets
+
+
 def pictures(
     cards: list[str] | None, used: set[str] | None = None, swap: bool = False, wild: frozenset[int] = frozenset()
 ) -> list[dict[str, Any]]:
@@ -227,7 +293,8 @@ def present(*, view: dict[str, Any] | None, seats: list[dict[str, Any]], players
         low, high = la.get("min_amount"), la.get("max_amount")
         if kind in ("bet", "raise") and low is not None and high is not None and high > low:
             # No-limit and pot-limit: the player picks the size between the two bounds.
-            sized = {"kind": kind, "min": low, "max": high, "label": action_label(kind, low), "key": KEYS.get(kind, "")}
+            sized = {"kind": kind, "min": low, "max": high, "label": action_label(kind, low), "key": KEYS.get(kind, ""),
+                     "presets": size_presets(view, la)}
             continue
         actions.append({"kind": kind, "amount": la["amount"], "label": action_label(kind, la["amount"]), "key": KEYS.get(kind, "")})
     draw_allowed = any(la["kind"] == "draw" for la in view.get("legal_actions") or [])

@@ -336,12 +336,14 @@ def private_tables_for(*, user: Any) -> list[Any]:
     )
 
 
-def finished_hand_context(*, hand: Any) -> dict[str, Any]:
+def finished_hand_context(*, hand: Any, user: Any = None) -> dict[str, Any]:
     """A finished hand as everyone may now see it: the public (spectator) view after the end,
-    which shows only the hands the showdown revealed."""
+    which shows only the hands the showdown revealed; and ``my_cards``, the cards of ``user``
+    if they played the hand (theirs to see, shown or not; Patch-Patch in its three fours)."""
     from rules_engine.games import get_variant
     from tables.models import Seat
-    from tables.presenter import present
+    from tables.presenter import pictures, present
+    from tables.story import hand_story
 
     state = get_variant(hand.table.game).from_json(hand.state)
     view = state.view_for(None)
@@ -360,7 +362,13 @@ def finished_hand_context(*, hand: Any) -> dict[str, Any]:
         for seat_no, user_id, _start in hand.players
     ]
     context = present(view=view, seats=seat_dicts, players=hand.players)
-    context.update({"hand": hand, "table": hand.table})
+    story = hand_story(game=hand.table.game, state=state, names=[names[seat_no] for seat_no, _u, _s in hand.players])
+    context.update({"hand": hand, "table": hand.table, "story": story, "my_cards": []})
+    mine = _engine_index_of(hand, user)
+    if mine is not None:
+        cards = [str(c) for c in state.hand_of(mine)]
+        fours = len(cards) == 12 and hand.table.game == "PP"
+        context["my_cards"] = [pictures(cards[k:k + 4]) for k in (0, 4, 8)] if fours else [pictures(cards)]
     return context
 
 

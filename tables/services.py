@@ -31,7 +31,7 @@ from rules_engine import fairness
 from rules_engine.cards import Card, CardParseError, Deck
 from rules_engine.errors import RulesError
 from rules_engine.games import get_variant
-from tables import baseball, hotsql, refusals
+from tables import baseball, hotsql, refusals, stakes
 from tables.models import LIVE_GAMES, STAKES_LADDER, Hand, Seat, SeatRequest, Table
 
 log = logging.getLogger("tables.services")
@@ -687,20 +687,13 @@ def _start_hand_if_ready(table: Table) -> Hand | None:
         button_seat = baseball.dealer_seat(table, seat_nos, button_seat)
     table.button_seat = button_seat
     variant = _variant(table)
-    params = {
-        "stacks": baseball.start_balances(ready) if units else tuple(int(s.stack) for s in ready),
-        "button": seat_nos.index(button_seat),
-        "small_blind": table.small_blind,
-        "big_blind": table.big_blind,
-        "speed": table.speed,
-        "public": table.is_public,
-    }
-    if hasattr(variant, "setup_for_table"):
-        setup = variant.setup_for_table(**params)
-    else:
-        from rules_engine.games import HandSetup
-
-        setup = HandSetup(**params)
+    # The same setup the pages describe the stakes from (tables.stakes).
+    setup = stakes.hand_setup(
+        variant,
+        stacks=baseball.start_balances(ready) if units else tuple(int(s.stack) for s in ready),
+        button=seat_nos.index(button_seat), small_blind=table.small_blind, big_blind=table.big_blind,
+        speed=table.speed, public=table.is_public,
+    )
     # The deck comes from the OS's CSPRNG and is committed to before anything is dealt. Five-card
     # draw also needs the order its discards are reshuffled in when the stub runs out: fixed by
     # the committed deck and salts (without one the engine would use the natural card order).

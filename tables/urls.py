@@ -7,6 +7,7 @@ urlpatterns = [
     path("hand/", views_hand.hand, name="hand"),
     path("lobby/", views_lobby.lobby, name="lobby"),
     path("tables/new/", views_lobby.table_new, name="table_new"),
+    path("tables/new/stakes/", views_lobby.stakes_help, name="stakes_help"),
     path("tables/<int:table_id>/", views_lobby.table_page, name="table"),
     path("tables/<int:table_id>/invite/", views_lobby.table_invite, name="table_invite"),
     path("tables/<int:table_id>/sit/", views_lobby.table_sit, name="table_sit"),

@@ -21,7 +21,7 @@ from django.views.decorators.http import require_POST
 
 from club import selectors as club_selectors
 from club.models import Club
-from tables import hosting, selectors, services
+from tables import hosting, selectors, services, stakes
 from tables.models import LIVE_GAMES, Table
 
 
@@ -83,7 +83,8 @@ def club_table_new(request: HttpRequest, club_id: int) -> HttpResponse:
             "name": _("%(club)s table") % {"club": club.name}, "game": club.default_game if club.default_game in LIVE_GAMES else "PP",
             "small_blind": 5, "big_blind": 10, "speed": club.default_speed,
         })
-    return render(request, "tables/club_table_new.html", {"form": form, "club": club})
+    return render(request, "tables/club_table_new.html",
+                  {"form": form, "club": club, "stakes_help": stakes.stakes_help_for_form(form, games=selectors.live_games())})
 
 
 def _back(table_id: int) -> HttpResponseRedirect:

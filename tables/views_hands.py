@@ -23,7 +23,7 @@ def _finished_hand(request: HttpRequest, table_id: int, number: int) -> Hand:
 
 def hand_history(request: HttpRequest, table_id: int, number: int) -> HttpResponse:
     hand = _finished_hand(request, table_id, number)
-    context = selectors.finished_hand_context(hand=hand)
+    context = selectors.finished_hand_context(hand=hand, user=request.user)
     # The history this viewer may see: unshown hands hidden, the viewer's own cards included.
     text = selectors.hand_history_text(hand=hand, user=request.user)
     context["phh"] = text

@@ -20,11 +20,11 @@ from django.utils import formats
 from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_GET, require_POST
 
 from club import selectors as club_selectors
 from club.models import Profile
-from tables import hosting, selectors, services
+from tables import hosting, selectors, services, stakes
 from tables.models import STAKES_LADDER, Seat, SeatRequest, Table
 
 INVITED_KEY = "invited_tables"
@@ -76,7 +76,9 @@ class TableForm(forms.Form):
     name = forms.CharField(label=gettext_lazy("Table name"), max_length=60)
     game = forms.ChoiceField(label=gettext_lazy("Game"), initial="PP", choices=(), required=False)
     stakes = forms.ChoiceField(
-        label=gettext_lazy("Stakes (small blind / big blind)"),
+        # A rung of the ladder, named by its blinds; what it means in the chosen game (an ante and
+        # a bring-in in stud) is shown under it (tables/_stakes_help.html).
+        label=gettext_lazy("Stakes"),
         # "5/10" without spaces stays one left-to-right run inside Hebrew text.
         choices=[(f"{sb}-{bb}", f"{sb}/{bb}") for sb, bb in STAKES_LADDER],
         required=False,
@@ -160,7 +162,19 @@ def table_new(request: HttpRequest) -> HttpResponse:
                 return redirect("table_invite", table_id=table.id)
     else:
         form = TableForm()
-    return render(request, "tables/table_new.html", {"form": form})
+    help_ = stakes.stakes_help_for_form(form, games=selectors.live_games())
+    return render(request, "tables/table_new.html", {"form": form, "stakes_help": help_})
+
+
+@require_GET
+def stakes_help(request: HttpRequest) -> HttpResponse:
+    """The help line under a new-table form's stakes, for the game and stakes now chosen: htmx
+    asks for it again whenever the form changes (without JavaScript the page's own copy stays)."""
+    small, big = stakes.blinds_from(request.GET)
+    help_ = stakes.stakes_help(games=selectors.live_games(), game=request.GET.get("game") or "PP",
+                               small_blind=small, big_blind=big)
+    return render(request, "tables/_stakes_help_inner.html",
+                  {"stakes_help": help_, "stakes_help_open": request.GET.get("open") == "1"})
 
 
 def _invite_url(request: HttpRequest, table: Table) -> str:

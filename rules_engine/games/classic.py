@@ -430,6 +430,12 @@ class ClassicState:
         return tuple(self._bet.stacks)
 
     @property
+    def behind(self) -> tuple[int, ...]:
+        """Chips behind each seat before the end's payouts: 0 for a seat that is all-in, also after
+        the action that ended the hand (``stacks`` are then the final stacks)."""
+        return tuple(self._bet.stacks)
+
+    @property
     def pot(self) -> int:
         """Every chip in the middle, this round's bets included."""
         return 0 if self.result is not None else self._bet.pot

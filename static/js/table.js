@@ -111,6 +111,13 @@
       send({ action: "draw", cards: cards });
       return;
     }
+    // A quick size ("½ pot", "Pot", ...) only fills in the amount: the Bet/Raise button sends it.
+    var preset = ev.target.closest("[data-size-preset]");
+    if (preset) {
+      ev.preventDefault();
+      setSize(preset.closest("[data-sized]"), preset.getAttribute("data-size-preset"));
+      return;
+    }
     var go = ev.target.closest("[data-sized-go]");
     if (go) {
       ev.preventDefault();
@@ -120,15 +127,21 @@
     }
   });
 
-  // Bet sizing (no-limit and pot-limit): the slider and the number box move together.
+  // Bet sizing (no-limit and pot-limit): the slider, the number box, the button's amount and
+  // the quick size that matches it move together.
+  function setSize(box, v, from) {
+    var range = box.querySelector("[data-size-range]"), num = box.querySelector("[data-size-input]");
+    if (from !== range) range.value = v;
+    if (from !== num) num.value = v;
+    box.querySelector("[data-size-show]").textContent = v;
+    var presets = box.querySelectorAll("[data-size-preset]");
+    for (var i = 0; i < presets.length; i++) {
+      presets[i].setAttribute("aria-pressed", presets[i].getAttribute("data-size-preset") === String(v) ? "true" : "false");
+    }
+  }
   root.addEventListener("input", function (ev) {
     var box = ev.target.closest("[data-sized]");
-    if (!box) return;
-    var v = ev.target.value;
-    var range = box.querySelector("[data-size-range]"), num = box.querySelector("[data-size-input]");
-    if (ev.target !== range) range.value = v;
-    if (ev.target !== num) num.value = v;
-    box.querySelector("[data-size-show]").textContent = v;
+    if (box) setSize(box, ev.target.value, ev.target);
   });
 
   function tapCard(card) {

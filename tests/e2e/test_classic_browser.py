@@ -1,6 +1,6 @@
 """A full hand of each classic layout in the browser: community cards (no-limit Hold'em, with
-the bet-sizing slider), hi-lo results (pot-limit Omaha Hi-Lo), stud (up and down cards) and
-draw (pick discards, then draw). Two players each, playing to the showdown."""
+the bet-sizing slider and its quick sizes), hi-lo results (pot-limit Omaha Hi-Lo), stud (up and
+down cards) and draw (pick discards, then draw). Two players each, playing to the showdown."""
 
 from __future__ import annotations
 
@@ -41,13 +41,50 @@ def _open_table(page: Any, base: str, game: str, name: str) -> str:
     return page.url
 
 
-def _play_to_showdown(pages: list[Any], draw_pick: bool = False, size_bet: bool = False) -> dict[str, bool]:
+def _size_with_the_pot_preset(page: Any) -> int:
+    """Type an amount, then tap "Pot": it fills the box, the slider and the button's amount and
+    sends nothing; the Bet/Raise button then sends it. Returns the amount sent."""
+    box = page.locator("[data-sized]")
+    low = int(box.locator("[data-size-input]").get_attribute("min"))
+    box.locator("[data-size-input]").fill(str(low + 10))
+    box.locator("[data-size-input]").dispatch_event("input")
+    assert box.locator("[data-size-show]").inner_text() == str(low + 10)
+    labels = box.locator("[data-size-preset]").all_inner_texts()
+    # Heads-up before the flop half a pot raise is the minimum raise, so it is left out.
+    assert labels[-2:] == ["Pot", "All-in"] and "¾ pot" in labels, labels
+    preset = box.locator("[data-size-preset]").nth(len(labels) - 2)
+    amount = preset.get_attribute("data-size-preset")
+    assert amount and int(amount) > low
+    version = page.locator("#table-root").get_attribute("data-version")
+    preset.click()
+    assert box.locator("[data-size-input]").input_value() == amount
+    assert box.locator("[data-size-range]").input_value() == amount
+    assert box.locator("[data-size-show]").inner_text() == amount
+    assert box.locator("[data-sized-go]").inner_text().split()[-1] == amount
+    assert preset.get_attribute("aria-pressed") == "true"
+    time.sleep(0.5)
+    # Tapping a preset sent nothing: the table has not moved and the player is still to act.
+    assert page.locator("#table-root").get_attribute("data-version") == version
+    assert box.locator("[data-size-input]").input_value() == amount
+    page.click("[data-sized-go]", timeout=3000)
+    # The server applied it: the player's bet is the Pot amount.
+    page.wait_for_selector(f'.seat--me .seat__bet:has-text("{amount}")', timeout=5000)
+    return int(amount)
+
+
+def _play_to_showdown(
+    pages: list[Any], draw_pick: bool = False, size_bet: bool = False, shot: Any = None
+) -> dict[str, bool]:
     seen = {"drew": False, "sized": False}
+    shown: set[int] = set()
     deadline = time.monotonic() + 90
     while time.monotonic() < deadline:
         if all(p.locator(".phase-over").count() for p in pages):
             return seen
-        for page in pages:
+        for i, page in enumerate(pages):
+            if shot and i not in shown and page.locator("[data-size-preset]").count():
+                shown.add(i)
+                shot(page, f"presets-{'phone' if i == 0 else 'desktop'}")
             if page.locator(".act--draw").count():
                 if draw_pick and not seen["drew"]:
                     cards = page.locator("[data-discard]")
@@ -58,11 +95,8 @@ def _play_to_showdown(pages: list[Any], draw_pick: bool = False, size_bet: bool 
                 seen["drew"] = _try_click(page, ".act--draw") or seen["drew"]
                 continue
             if size_bet and not seen["sized"] and page.locator("[data-sized]").count():
-                box = page.locator("[data-sized]")
-                low = int(box.locator("[data-size-input]").get_attribute("min"))
-                box.locator("[data-size-input]").fill(str(low + 10))
-                box.locator("[data-size-input]").dispatch_event("input")
-                seen["sized"] = _try_click(page, "[data-sized-go]")
+                _size_with_the_pot_preset(page)
+                seen["sized"] = True
                 continue
             for sel in (".act--check", ".act--call", ".act--bring_in"):
                 if page.locator(sel).count():
@@ -95,7 +129,10 @@ def test_a_full_hand_in_each_layout(browser: Any, classic_server: str, screensho
             assert page.locator(".seat:not(.seat--me) .card--back").count() >= 2
     if layout == "flop":
         assert pages[0].locator(".board--single").count() == 1
-    seen = _play_to_showdown(pages, draw_pick=layout == "draw", size_bet=game == "NT")
+    seen = _play_to_showdown(
+        pages, draw_pick=layout == "draw", size_bet=game == "NT",
+        shot=screenshot if game == "NT" else None,
+    )
     for page in pages:
         page.wait_for_selector(".phase-over .win", timeout=10_000)
     screenshot(pages[0], f"{layout}-phone-showdown")
@@ -107,6 +144,6 @@ def test_a_full_hand_in_each_layout(browser: Any, classic_server: str, screensho
     if layout == "draw":
         assert seen["drew"]
     if game == "NT":
-        assert seen["sized"], "a no-limit bet was sized with the amount box"
+        assert seen["sized"], "a no-limit bet was sized with the amount box and the Pot preset"
     for page in pages:
         page.context.close()

@@ -74,7 +74,8 @@ PARTIAL = """
       {% for a in actions %}
         <button type="button" class="act act--{{ a.kind }}" data-action="{{ a.kind }}" data-key="{{ a.key }}">{{ a.label }}{% if a.key %} <kbd>{{ a.key|upper }}</kbd>{% endif %}</button>
       {% endfor %}
-      {% if sized %}<span class="sized" data-sized="{{ sized.kind }}">
+      {% if sized %}<span class="sized" data-sized="{{ sized.kind }}">{% if sized.presets %}
+        <span class="sized__presets" role="group" aria-label="{% translate 'Quick sizes' %}">{% for p in sized.presets %}<button type="button" class="sized__preset" data-size-preset="{{ p.amount }}" aria-pressed="false">{{ p.label }}</button>{% endfor %}</span>{% endif %}
         <input type="range" min="{{ sized.min }}" max="{{ sized.max }}" value="{{ sized.min }}" step="1" aria-label="{% translate 'Amount' %}" data-size-range>
         <input type="number" min="{{ sized.min }}" max="{{ sized.max }}" value="{{ sized.min }}" inputmode="numeric" aria-label="{% translate 'Amount' %}" data-size-input>
         <button type="button" class="act act--{{ sized.kind }}" data-sized-go data-key="{{ sized.key }}">{% if sized.kind == "bet" %}{% translate "Bet" %}{% else %}{% translate "Raise to" %}{% endif %} <span data-size-show>{{ sized.min }}</span>{% if sized.key %} <kbd>{{ sized.key|upper }}</kbd>{% endif %}</button>
