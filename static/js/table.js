@@ -55,7 +55,35 @@
     // Browsers refuse to vibrate before the page has been touched (and say so in the console).
     var touched = !navigator.userActivation || navigator.userActivation.hasBeenActive;
     if (msg.my_turn && navigator.vibrate && touched) { try { navigator.vibrate(30); } catch (e) { /* ignore */ } }
+    if (msg.my_turn && !myTurn) bringTheTableIntoView();
+    myTurn = !!msg.my_turn;
+    markTheTab();
   }
+
+  // A phone: while betting, the bar is pinned to the bottom of the screen and can cover the
+  // player's own cards. When the turn comes, scroll down just enough for the bottom of the table
+  // (the cards and the bar's own place) to be in sight, never past the table's top, and never up:
+  // a player who scrolled further down to read something stays there.
+  var myTurn = false;
+  function bringTheTableIntoView() {
+    if (!window.matchMedia || !window.matchMedia("(max-width: 760px)").matches) return;
+    var felt = root.querySelector(".felt");
+    if (!felt) return;
+    var r = felt.getBoundingClientRect();
+    var by = Math.min(r.bottom - window.innerHeight + 8, r.top - 8);
+    if (by > 0) {
+      var still = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+      window.scrollBy({ top: by, behavior: still ? "auto" : "smooth" });
+    }
+  }
+
+  // Another tab in front: the page's title says the player is to act ("● " before it).
+  var plainTitle = document.title;
+  function markTheTab() {
+    var want = myTurn && document.hidden ? "\u25CF " + plainTitle : plainTitle;
+    if (document.title !== want) document.title = want;
+  }
+  document.addEventListener("visibilitychange", markTheTab);
 
   function send(obj) {
     if (!socket || socket.readyState !== 1) { showToast(app.getAttribute("data-offline-text") || "Reconnecting…"); return; }

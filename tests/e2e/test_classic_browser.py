@@ -75,13 +75,30 @@ def _size_with_the_pot_preset(page: Any) -> int:
 def _play_to_showdown(
     pages: list[Any], draw_pick: bool = False, size_bet: bool = False, shot: Any = None
 ) -> dict[str, bool]:
-    seen = {"drew": False, "sized": False}
+    seen: dict[str, bool] = {"drew": False, "sized": False}
     shown: set[int] = set()
     deadline = time.monotonic() + 90
     while time.monotonic() < deadline:
         if all(p.locator(".phase-over").count() for p in pages):
             return seen
         for i, page in enumerate(pages):
+            if i == 0 and not seen.get("phone_turn") and page.locator(".panel [data-action]").count():
+                # A phone player whose turn came sees their own cards above the pinned bar.
+                seen["phone_turn"] = True
+                time.sleep(0.8)  # the smooth scroll
+                gap = page.evaluate(
+                    "() => { const c = ['.board__mine', '.seat--me .seat__stud', '.board--single .cards']"
+                    ".map(q => document.querySelector(q)).find(Boolean);"
+                    " const p = document.querySelector('.panel'); if (!c || !p) return null;"
+                    " return p.getBoundingClientRect().top - c.getBoundingClientRect().bottom; }")
+                assert gap is None or gap >= -1, f"the bar covers the phone player's cards by {-gap:.0f} px"
+                # In a tab behind another, the title says the player is to act.
+                title = page.evaluate(
+                    "() => { Object.defineProperty(document, 'hidden', {value: true, configurable: true});"
+                    " document.dispatchEvent(new Event('visibilitychange')); const t = document.title;"
+                    " delete document.hidden; document.dispatchEvent(new Event('visibilitychange'));"
+                    " return [t, document.title]; }")
+                assert title[0].startswith("\u25cf ") and not title[1].startswith("\u25cf "), title
             if shot and i not in shown and page.locator("[data-size-preset]").count():
                 shown.add(i)
                 shot(page, f"presets-{'phone' if i == 0 else 'desktop'}")
