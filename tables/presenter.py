@@ -83,6 +83,11 @@ def action_label(kind: str, amount: int) -> str:
     return kind
 
 
+# The word a seat shows for its last act in the round (msgids; the seat list translates them).
+ACT_WORDS = {"check": "check", "call": "call", "bet": "bet", "raise": "raise", "all_in": "raise",
+             "complete": "complete", "bring_in": "bring-in"}
+
+
 # The quick sizes offered next to the bet slider: a fraction of a pot-sized bet or raise.
 PRESET_FRACTIONS = (
     (Fraction(1, 2), lambda: _("½ pot")),
@@ -197,6 +202,7 @@ class SeatRow:
     drawn: int | None = None  # draw: how many cards this player drew
     opener: bool = False  # Baseball: the best open hand, who opens this round's betting
     showing: str = ""  # Baseball: what the open cards make ("One pair")
+    act: str = ""  # the seat's last act in the betting round under way: "check", "raise" ... (msgid)
 
 
 @dataclass
@@ -240,6 +246,7 @@ def present(*, view: dict[str, Any] | None, seats: list[dict[str, Any]], players
             row.small_blind = p["small_blind"]
             row.big_blind = p["big_blind"]
             row.acting = i in (view.get("actors") or []) and view["phase"] != "over"
+            row.act = ACT_WORDS.get(p.get("act") or "", "")
             if view.get("result"):
                 row.net = view["result"]["net"][i]
                 if "net_display" in view["result"]:  # exact units: compare as a number, show as text

@@ -16,7 +16,7 @@ one without a cycle.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, overload
 
@@ -314,6 +314,22 @@ class LegalAction:
         if self.max_amount is not None:
             out["max_amount"] = self.max_amount
         return out
+
+
+#: Events that are a seat's act in a betting round (what a table shows on the seat until the round
+#: ends), and the events that open a new round and clear them.
+ACT_EVENTS = frozenset({"check", "call", "bet", "raise", "all_in", "complete", "bring_in"})
+ROUND_EVENTS = frozenset({"street", "arrange", "draw_round"})
+
+
+def note_acts(acts: dict[int, str], events: Iterable[Any]) -> None:
+    """Keep each seat's last act of the betting round under way (``view_for``'s ``act``), from
+    the events one step made: a new round (or the arrangement, or the draw) clears them."""
+    for ev in events:
+        if ev.kind in ROUND_EVENTS:
+            acts.clear()
+        elif ev.kind in ACT_EVENTS and ev.seat is not None:
+            acts[ev.seat] = ev.kind
 
 
 @dataclass(frozen=True, slots=True)

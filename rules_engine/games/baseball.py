@@ -92,7 +92,7 @@ from typing import Any, ClassVar, Generic, TypeVar, cast
 from rules_engine.cards import FULL_DECK, Card, Deck
 from rules_engine.errors import IllegalAction, MalformedAction, OutOfTurn, RulesError, SetupError
 from rules_engine.evaluation import Category, HandValue, best_wild_hand, open_hand_key
-from rules_engine.games import SPEEDS, Action, HandSetup, LegalAction
+from rules_engine.games import SPEEDS, Action, HandSetup, LegalAction, note_acts
 from rules_engine.games.patchpatch import DECISION_SECONDS
 from rules_engine.pots import clockwise_from_button
 from rules_engine.wild import BASEBALL_WILDS
@@ -658,6 +658,7 @@ class BaseballState:
         self.to_act: int | None = None
         self.breaks: set[int] = set()
         self.log: list[Action] = []
+        self.acts: dict[int, str] = {}  # each seat's last act in the betting round under way
         self.result: BaseballResult | None = None
         self.start_events: list[BaseballEvent] = self._begin()
 
@@ -876,6 +877,7 @@ class BaseballState:
             Action(seat, kind, amount=None if amount is None else match.amount,
                    timeout=action.timeout)
         )
+        note_acts(self.acts, events)
         return events
 
     def timeout(self) -> list[BaseballEvent]:
@@ -1003,6 +1005,7 @@ class BaseballState:
                     "bet": 0 if result is not None else self._bets[i],
                     "contributed": self._contributed[i],
                     "folded": self._folded[i],
+                    "act": None if result is not None else self.acts.get(i),
                     "in_hand": not self._folded[i],
                     "all_in": False,
                     "button": i == self.button,

@@ -79,6 +79,7 @@ from rules_engine.games import (
     HandSetup,
     LegalAction,
     PotResult,
+    note_acts,
 )
 from rules_engine.pots import build_pots, clockwise_from_button, rake_pots, split_even
 
@@ -346,6 +347,7 @@ class ClassicState:
         self.phase = self._phase_names()[0]
         self.breaks: set[int] = set()
         self.log: list[Action] = []
+        self.acts: dict[int, str] = {}  # each seat's last act in the betting round under way
         self.result: HandResult | None = None
         self._returned = [0] * n
         self._bring_in_pending = False
@@ -579,6 +581,7 @@ class ClassicState:
             raise IllegalAction("the hand is over")
         events = self._draw(action) if kind == "draw" else self._wager(action)
         self.log.append(action)
+        note_acts(self.acts, events)
         return events
 
     def timeout(self) -> list[Event]:
@@ -875,6 +878,7 @@ class ClassicState:
                 "bet": 0 if result is not None else bet.bets[i],
                 "contributed": bet.contributed[i],
                 "folded": bet.folded[i],
+                "act": None if result is not None else self.acts.get(i),
                 "all_in": bet.all_in[i] and result is None,
                 "in_hand": not bet.folded[i],
                 "button": i == self.button,

@@ -88,6 +88,7 @@ from rules_engine.games import (
     HandSetup,
     LegalAction,
     PotResult,
+    note_acts,
 )
 from rules_engine.pots import build_pots, clockwise_from_button, rake_pots, split_even, split_shares
 
@@ -297,6 +298,7 @@ class PatchPatchState:
         self.submitted = [False] * n
         self.breaks: set[int] = set()
         self.log: list[Action] = []
+        self.acts: dict[int, str] = {}  # each seat's last act in the betting round under way
         self.result: HandResult | None = None
         self._returned = [0] * n
         self._values: list[list[int]] | None = None
@@ -481,6 +483,7 @@ class PatchPatchState:
             raise IllegalAction("the hand is over")
         events = self._arrange(action) if kind in ARRANGE_KINDS else self._wager(action)
         self.log.append(action)
+        note_acts(self.acts, events)
         return events
 
     def timeout(self) -> list[Event]:
@@ -807,6 +810,7 @@ class PatchPatchState:
                     "bet": 0 if result is not None else bet.bets[i],
                     "contributed": bet.contributed[i],
                     "folded": bet.folded[i],
+                    "act": None if result is not None else self.acts.get(i),
                     "all_in": bet.all_in[i] and result is None,
                     "in_hand": not bet.folded[i],
                     "arranged": self.submitted[i],

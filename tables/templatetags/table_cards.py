@@ -132,6 +132,8 @@ _MSGIDS = (
     gettext_noop("bet"), gettext_noop("folded"), gettext_noop("all-in"), gettext_noop("arranging"),
     gettext_noop("to act"), gettext_noop("ready"), gettext_noop("on a break"), gettext_noop("waits for the next hand"),
     gettext_noop("split"), gettext_noop("Board %(n)s"),
+    # A seat's last act in the round (tables.presenter.ACT_WORDS).
+    gettext_noop("check"), gettext_noop("call"), gettext_noop("raise"), gettext_noop("complete"), gettext_noop("bring-in"),
 )
 
 
@@ -146,6 +148,8 @@ def _status(s: Any, phase: str) -> str:
         return _t("to act") + ' <span class="clock" data-clock></span>'
     if s.arranged and phase == "arrange":
         return _t("ready")
+    if s.act and phase != "over":
+        return f'<span class="seat__act">{_t(s.act)}</span>'
     if s.sitting_out:
         return _t("on a break")
     if s.waiting:

@@ -82,7 +82,8 @@ def _play_to_showdown(
         if all(p.locator(".phase-over").count() for p in pages):
             return seen
         for i, page in enumerate(pages):
-            if i == 0 and not seen.get("phone_turn") and page.locator(".panel [data-action]").count():
+            if i == 0 and not seen.get("phone_turn") and page.locator(
+                    ".panel [data-action]:not([data-action=sit_out]):not([data-action=im_back])").count():
                 # A phone player whose turn came sees their own cards above the pinned bar.
                 seen["phone_turn"] = True
                 time.sleep(0.8)  # the smooth scroll

@@ -1,0 +1,66 @@
+"""Each seat shows its last act of the betting round under way ("check", "call", "raise" ...),
+as a live table does: cleared when a new round (or the arrangement, or the draw) begins and
+gone at the end of the hand."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from django.utils import translation
+
+from rules_engine.games import Action, get_variant
+from tables.selectors import table_snapshot
+from tests.tables.helpers import current_state, seated_table, user_for_index
+
+
+def _acts(state) -> list[str | None]:
+    return [p["act"] for p in state.view_for(None)["players"]]
+
+
+def test_holdem_acts_last_for_the_round_and_clear_on_the_next_street() -> None:
+    V = get_variant("NT")
+    s = V.start(V.setup_for_table(stacks=(500, 500, 500), button=0, small_blind=5, big_blind=10), rng=random.Random(1))
+    # Three-handed the button acts first before the flop: seat 0, then the blinds 1 and 2.
+    assert _acts(s) == [None, None, None]  # posting a blind is not an act
+    s.apply(Action(0, "raise", amount=30))
+    s.apply(Action(1, "call"))
+    assert _acts(s) == ["raise", "call", None]
+    s.apply(Action(2, "call"))
+    assert s.phase == "flop" and _acts(s) == [None, None, None]
+    s.apply(Action(1, "check"))
+    s.apply(Action(2, "bet", amount=40))
+    assert _acts(s) == [None, "check", "bet"]
+    s.apply(Action(0, "fold"))
+    assert _acts(s)[0] is None  # a fold shows as folded, not as an act
+    s.apply(Action(1, "fold"))
+    assert s.is_over and _acts(s) == [None, None, None]
+
+
+def test_every_view_agrees_with_the_log_in_every_game() -> None:
+    """Replaying a hand (as the server does on every read) gives the same acts as playing it."""
+    from tests.rules_engine.test_flop_games import random_hand
+
+    for code in ("NT", "PO", "F7S", "F5D", "FT"):
+        for seed in range(10):
+            state = random_hand(code, random.Random(seed))
+            V = get_variant(code)
+            replay = V.start(state.setup)
+            for action in state.log:
+                replay.apply(action)
+                again = V.from_json(replay.to_json())
+                assert _acts(again) == _acts(replay), (code, seed)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("lang,word", [("en", ">call<"), ("he", ">השוואה<"), ("ru", ">колл<")])
+def test_the_table_shows_a_call_on_the_callers_seat(lang: str, word: str) -> None:
+    table, _users = seated_table(n=3, buy_in=600)
+    hand, state = current_state(table)
+    from tables import services
+
+    actor = state.actors()[0]
+    services.table_act(table_id=table.id, user=user_for_index(hand, actor), message={"action": "call", "version": table.version})
+    with translation.override(lang):
+        html = table_snapshot(table_id=table.id, user=None)["html"]
+    assert html.count('class="seat__act"') == 1 and word in html
