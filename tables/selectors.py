@@ -190,7 +190,8 @@ def _shared_reads(table: Any, hand: Any, *, hand_only: bool = False) -> dict[str
         recent = before["recent"]
     else:
         recent = list(Hand.objects.filter(table=table, ended__isnull=False).order_by("-number")
-                      .values("id", "number", "ended")[:10])
+                      .values("id", "number", "ended", "players", "result")[:10])
+        _add_winners(recent)
         for h in recent:  # the links, once rather than twice per hand for every viewer
             h["href"] = reverse("hand_history", args=[table.id, h["number"]])
             h["phh_href"] = reverse("hand_history_phh", args=[table.id, h["number"]])
@@ -289,6 +290,26 @@ def table_context(*, table_id: int, user: Any, version_hint: int | None = None,
 
         context.update(baseball.table_extra_context(table=table, user=user))
     return context
+
+
+def _add_winners(recent: list[dict[str, Any]]) -> None:
+    """Each finished hand's winners for the "last hands" list: who came out ahead and by how
+    much (public: the result every viewer saw), ``{"name", "net"}``, biggest first."""
+    from fractions import Fraction
+
+    from django.contrib.auth import get_user_model
+
+    ids = {int(p[1]) for h in recent for p in h.get("players") or ()}
+    users = get_user_model().objects.filter(pk__in=ids).select_related("profile")
+    names = {u.pk: _display_name(u) for u in users}
+    for h in recent:
+        result = h.pop("result", None) or {}
+        players = h.pop("players", None) or []
+        nets = result.get("net") or []
+        shown = result.get("net_display") or nets
+        won = [(Fraction(str(nets[i])), names.get(int(p[1]), "?"), shown[i])
+               for i, p in enumerate(players) if i < len(nets) and Fraction(str(nets[i])) > 0]
+        h["winners"] = [{"name": name, "net": text} for _value, name, text in sorted(won, key=lambda w: -w[0])]
 
 
 def _history_html(reads: dict[str, Any]) -> str:

@@ -64,3 +64,21 @@ def test_the_table_shows_a_call_on_the_callers_seat(lang: str, word: str) -> Non
     with translation.override(lang):
         html = table_snapshot(table_id=table.id, user=None)["html"]
     assert html.count('class="seat__act"') == 1 and word in html
+
+
+@pytest.mark.django_db
+def test_the_last_hands_list_names_each_hands_winner() -> None:
+    from tables import services
+    from tables.models import Hand
+
+    table, users = seated_table(n=2, buy_in=500)
+    hand, state = current_state(table)
+    number = hand.number
+    folder = user_for_index(hand, state.actors()[0])
+    services.table_act(table_id=table.id, user=folder, message={"action": "fold", "version": table.version})
+    done = Hand.objects.get(table=table, number=number)
+    net = done.result["net"]
+    winner = next(u for u in users if u.pk != folder.pk)
+    html = table_snapshot(table_id=table.id, user=None)["html"]
+    item = html.split(f"/hands/{number}/")[1].split("</li>")[0]
+    assert winner.username in item and f"+{max(net)}" in item and folder.username not in item
