@@ -221,3 +221,24 @@ def _label(card: str) -> str:
 
     with translation.override("en"):
         return escape(str(card_name(Card.parse(card))))
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("game,family", [("NT", "flop"), ("F7S", "stud"), ("F5D", "draw"), ("PO/8", "flop")])
+def test_a_classic_hand_page_shows_its_board_shown_hands_and_winners_and_nothing_hidden(game: str, family: str) -> None:
+    from tests.tables.test_hidden_cards import cards_in
+
+    table, _users = seated_table(n=3, buy_in=500, game=game)
+    hand = play_passively(table)
+    state = get_variant(game).from_json(hand.state)
+    html = Client().get(f"/tables/{table.id}/hands/{hand.number}/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    summary = html.split('class="story"')[0]
+    assert f"family-{family}" in summary and 'class="win"' in summary
+    assert ("board--single" in summary) == (family == "flop")
+    shown = len(state.result.shown)
+    assert shown >= 2  # checked and called down: everyone shows
+    if family in ("flop", "draw"):
+        assert summary.count('class="seat__hole"') == shown
+    else:
+        assert summary.count('class="seat__stud"') == 3
+    assert cards_in(html, "en") <= _public_cards(state)
