@@ -65,6 +65,11 @@ class TablesPort(Protocol):
         and going back there (stacks as of the last settled hand)."""
         ...
 
+    def seated_to_stay(self, *, club_id: int, user_id: int) -> bool:
+        """Whether the player has a seat at one of the club's tables that is not already
+        leaving (a seat in a hand leaves when the hand ends)."""
+        ...
+
 
 class _NoTables:
     def games(self) -> list[tuple[str, str]]:
@@ -81,6 +86,9 @@ class _NoTables:
 
     def site_chips_at_tables(self, *, user_id: int) -> int:
         return 0
+
+    def seated_to_stay(self, *, club_id: int, user_id: int) -> bool:
+        return False
 
 
 _port: TablesPort = _NoTables()

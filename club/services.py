@@ -347,6 +347,22 @@ def club_set_role(*, club: Club, by: Any, user: Any, role: str) -> Membership:
     return target
 
 
+class _SeatedMeanwhile(Exception):
+    """A sit-down at one of the club's tables committed after the seats were settled: the
+    leave or removal runs again (``_stepping_out``)."""
+
+
+def _stepping_out(step: Any) -> None:
+    """Run a leave or a removal (its own transaction), again if a seat arrived meanwhile."""
+    for _attempt in range(3):
+        try:
+            step()
+            return
+        except _SeatedMeanwhile:
+            continue
+    raise ClubError(_("A seat was being taken at that moment; try again."))
+
+
 def _step_out(club: Club, membership: Membership) -> None:
     # Seats first: every stack goes back to the club balance (now, or when the hand the player
     # is in ends), so leaving never loses a chip. The balance stays on the inactive membership.
@@ -356,32 +372,45 @@ def _step_out(club: Club, membership: Membership) -> None:
     Membership.objects.select_for_update().filter(pk=membership.pk).update(
         active=False, left=timezone.now(), role=Membership.Role.MEMBER,
     )
+    # A sit-down at a club table takes its buy-in under this membership's row lock, so the
+    # UPDATE above waited for any sit-down under way; one that committed after the seats were
+    # settled left a seat the settling did not see (found by reading: a removed member kept
+    # playing at the club's table). Start again, and the next pass settles it.
+    if tables_port().seated_to_stay(club_id=club.pk, user_id=membership.user_id):
+        raise _SeatedMeanwhile
 
 
 def club_leave(*, club: Club, user: Any) -> None:
     """Leave the club. The owner hands the club to someone else first."""
-    with transaction.atomic():
-        mine = _require_member(club, user)
-        if mine.role == Membership.Role.OWNER:
-            raise ClubError(_("The owner cannot leave; hand the club to another member first."))
-        _step_out(club, mine)
+    def step() -> None:
+        with transaction.atomic():
+            mine = _require_member(club, user)
+            if mine.role == Membership.Role.OWNER:
+                raise ClubError(_("The owner cannot leave; hand the club to another member first."))
+            _step_out(club, mine)
+
+    _stepping_out(step)
 
 
 def club_remove_member(*, club: Club, by: Any, user: Any) -> None:
     """A host removes a member; the owner may also remove a host. Seats and chips are settled
     first. Nobody removes the owner."""
     mine = _require_host(club, by)
-    with transaction.atomic():
-        target = _membership(club, user)
-        if target is None:
-            raise ClubError(_("That person is not a member of this club."))
-        if target.pk == mine.pk:
-            raise ClubError(_("To leave the club yourself, use Leave."))
-        if target.role == Membership.Role.OWNER:
-            raise NotAllowed(_("Nobody can remove the club's owner."))
-        if target.role == Membership.Role.HOST and mine.role != Membership.Role.OWNER:
-            raise NotAllowed(_("Only the owner can remove a host."))
-        _step_out(club, target)
+
+    def step() -> None:
+        with transaction.atomic():
+            target = _membership(club, user)
+            if target is None:
+                raise ClubError(_("That person is not a member of this club."))
+            if target.pk == mine.pk:
+                raise ClubError(_("To leave the club yourself, use Leave."))
+            if target.role == Membership.Role.OWNER:
+                raise NotAllowed(_("Nobody can remove the club's owner."))
+            if target.role == Membership.Role.HOST and mine.role != Membership.Role.OWNER:
+                raise NotAllowed(_("Only the owner can remove a host."))
+            _step_out(club, target)
+
+    _stepping_out(step)
 
 
 # -- Club chips --------------------------------------------------------------------------------

@@ -70,3 +70,6 @@ class TablesForClubs:
         # Club tables hold club chips, not the bankroll's; Baseball seats hold units (stack 0).
         total = Seat.objects.filter(user_id=user_id, table__club__isnull=True).aggregate(s=Sum("stack"))["s"]
         return int(total or 0)
+
+    def seated_to_stay(self, *, club_id: int, user_id: int) -> bool:
+        return Seat.objects.filter(table__club_id=club_id, user_id=user_id, leaving=False).exists()
