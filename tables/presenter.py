@@ -35,7 +35,8 @@ CATEGORY_NAMES = {
 }
 
 # Keyboard shortcuts shown on the buttons.
-KEYS = {"fold": "f", "check": "c", "call": "c", "bet_pot": "r", "raise_pot": "r", "all_in": "a", "done": "d"}
+KEYS = {"fold": "f", "check": "c", "call": "c", "bet_pot": "r", "raise_pot": "r", "bet": "r", "raise": "r",
+        "all_in": "a", "done": "d"}
 
 
 class _Units(Fraction):

@@ -557,14 +557,19 @@ def _settle(table: Table, hand: Hand, state: Any, now: dt.datetime) -> None:
         baseball.settle(table, hand, state, seats)  # play units and their own ledger, no chips
     else:
         stacks = [int(x) for x in state.stacks]
-        # Chips only move between the players and the house: what the players lost is the rake.
         starts = [int(p[2]) for p in hand.players]
         for i, (seat_no, _user_id, _start) in enumerate(hand.players):
             seat = seats[seat_no]
             nets.append((seat.user, stacks[i] - starts[i]))
             seat.stack = stacks[i]
+        # The rake is the engine's, not the difference: hand_settled checks that the players' nets
+        # and the rake sum to zero, a check the difference could never fail.
+        rake = int(state.result.rake)
+        if sum(starts) - sum(stacks) != rake:
+            log.error("table %s hand %s: the stacks moved by %s but the engine's rake is %s",
+                      table.id, hand.id, sum(starts) - sum(stacks), rake)
         club_services.hand_settled(
-            table_id=table.id, hand_id=hand.id, nets=nets, rake=sum(starts) - sum(stacks), club_id=table.club_id,
+            table_id=table.id, hand_id=hand.id, nets=nets, rake=rake, club_id=table.club_id,
         )
     # A timeout's break was put on the seat when the clock ran out (table_expire), so a player
     # who pressed "I'm back" since then is dealt into the next hand.

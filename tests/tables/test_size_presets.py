@@ -232,3 +232,16 @@ def test_no_presets_where_bets_have_fixed_sizes(game: str) -> None:
             assert "data-size-preset" not in html and "data-sized" not in html
         if not act_once(table, rng, passive=game == "PP"):
             break
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("game", ["NT", "PO", "FT"])
+def test_raise_has_the_r_key(game: str) -> None:
+    """R raises (or bets) on desktop, as in Patch-Patch; in no-limit and pot-limit it sends the
+    amount in the box."""
+    table, _users = seated_table(game=game)
+    with translation.override("en"):
+        html = render_table(_actor_context(table))
+    button = re.search(r'<button[^>]*data-key="r"[^>]*>(.*?)</button>', html, flags=re.S)
+    assert button is not None and "Raise" in button.group(1) and "<kbd>R</kbd>" in button.group(1)
+    assert ("data-sized-go" in button.group(0)) == (game != "FT")
