@@ -307,8 +307,10 @@ def _add_winners(recent: list[dict[str, Any]]) -> None:
         players = h.pop("players", None) or []
         nets = result.get("net") or []
         shown = result.get("net_display") or nets
-        won = [(Fraction(str(nets[i])), names.get(int(p[1]), "?"), shown[i])
-               for i, p in enumerate(players) if i < len(nets) and Fraction(str(nets[i])) > 0]
+        # Chips are ints; Baseball's exact units come as text ("1 2/3" is shown, "5/3" parsed).
+        values = [n if isinstance(n, int) else Fraction(str(n)) for n in nets]
+        won = [(values[i], names.get(int(p[1]), "?"), shown[i])
+               for i, p in enumerate(players) if i < len(values) and values[i] > 0]
         h["winners"] = [{"name": name, "net": text} for _value, name, text in sorted(won, key=lambda w: -w[0])]
 
 
