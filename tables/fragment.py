@@ -31,6 +31,7 @@ from tables.templatetags.table_cards import (
     _t,
     board_list,
     card_row,
+    chips,
     escape,
     seat_list,
 )
@@ -112,7 +113,7 @@ def _render_table(context: Any) -> SafeString:
         "    </ol>\n\n    "
     ]
     if phase:
-        out.append(f'\n    <p class="pot">{_t("Pot")} <strong><bdi dir="ltr">{_v(get("pot"))}</bdi></strong>\n      ')
+        out.append(f'\n    <p class="pot">{_t("Pot")} <strong><bdi dir="ltr">{_v(chips(get("pot")))}</bdi></strong>\n      ')
         if phase == "arrange":
             out.append(f'<span class="phase-note">{_t("Arrange your cards")} {_CLOCK}</span>')
         out.append("\n    </p>\n    ")
@@ -139,7 +140,7 @@ def _render_table(context: Any) -> SafeString:
             for w in wins:
                 side = w.get("side")
                 out.append(
-                    f'\n      <li class="win"><strong>{_v(w["name"])}</strong> <bdi dir="ltr">+{_v(w["amount"])}</bdi>'
+                    f'\n      <li class="win"><strong>{_v(w["name"])}</strong> <bdi dir="ltr">+{_v(chips(w["amount"]))}</bdi>'
                     f'{" · " + _t("split") if w.get("split") else ""}'
                     f'{" · " + _t("low") if side == "low" else " · " + _t("high") if side == "high" else ""}'
                     f'{" · " + _v(w["category"]) if w.get("category") else ""}</li>')
@@ -212,7 +213,7 @@ def _panel(get: Any, phase: Any, arranging: Any) -> str:
             f'        <input type="range" min="{low}" max="{high}" value="{low}" step="1" aria-label="{amount}" data-size-range>\n'
             f'        <input type="number" min="{low}" max="{high}" value="{low}" inputmode="numeric" aria-label="{amount}" data-size-input>\n'
             f'        <button type="button" class="act act--{kind}" data-sized-go data-key="{_v(key)}">'
-            f'{label} <span data-size-show>{low}</span>{f" <kbd>{_v(str(key).upper())}</kbd>" if key else ""}</button>\n'
+            f'{label} <span data-size-show>{_v(chips(sized["min"]))}</span>{f" <kbd>{_v(str(key).upper())}</kbd>" if key else ""}</button>\n'
             "      </span>")
     out.append("\n      ")
     if phase == "arrange" and get("arranged"):

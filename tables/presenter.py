@@ -61,6 +61,9 @@ def category_name(label: str | None) -> str:
 
 
 def action_label(kind: str, amount: int) -> str:
+    from tables.templatetags.table_cards import chips
+
+    amount = chips(amount)  # type: ignore[assignment]  # "Call 1,500", "Колл 1 500"
     if kind == "fold":
         return _("Fold")
     if kind == "check":

@@ -70,7 +70,9 @@ def _amount(x: Fraction | int) -> str:
         from rules_engine.games.baseball import units_display
 
         return units_display(x)
-    return str(int(x))
+    from tables.templatetags.table_cards import chips
+
+    return chips(int(x))
 
 
 # A stud street is named by the cards a player holds once it is dealt.

@@ -155,13 +155,20 @@
     }
   });
 
+  // An amount as the page's language writes it (1,500 / 1 500), as the server draws the labels.
+  var grouping = window.Intl && Intl.NumberFormat ? new Intl.NumberFormat(document.documentElement.lang || undefined) : null;
+  function chips(v) {
+    var n = parseInt(v, 10);
+    return grouping && !isNaN(n) ? grouping.format(n) : String(v);
+  }
+
   // Bet sizing (no-limit and pot-limit): the slider, the number box, the button's amount and
   // the quick size that matches it move together.
   function setSize(box, v, from) {
     var range = box.querySelector("[data-size-range]"), num = box.querySelector("[data-size-input]");
     if (from !== range) range.value = v;
     if (from !== num) num.value = v;
-    box.querySelector("[data-size-show]").textContent = v;
+    box.querySelector("[data-size-show]").textContent = chips(v);
     var presets = box.querySelectorAll("[data-size-preset]");
     for (var i = 0; i < presets.length; i++) {
       presets[i].setAttribute("aria-pressed", presets[i].getAttribute("data-size-preset") === String(v) ? "true" : "false");

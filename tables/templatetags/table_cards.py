@@ -39,6 +39,26 @@ def drawing_language() -> str:
     return lang if lang is not None else (get_language() or "")
 
 
+# Thousands grouped as each language writes them: 150,000 (English, Hebrew), 150 000 (Russian,
+# a no-break space, as Django's and the browser's Russian formats have it).
+_GROUP_SEPARATOR = {"ru": "\u00a0"}
+
+
+def chips(value: Any) -> str:
+    """A number of chips as a player reads it: ``chips(150000)`` is "150,000" in English and
+    "150 000" in Russian. Anything else (Baseball's "1 2/3", text) is returned as written."""
+    if type(value) is not int:
+        return str(value)
+    text = f"{value:,}"
+    sep = _GROUP_SEPARATOR.get(drawing_language()[:2])
+    return text.replace(",", sep) if sep else text
+
+
+@register.filter(name="chips")
+def chips_filter(value: Any) -> str:
+    return chips(value)
+
+
 def _face_down() -> str:
     lang = drawing_language()
     html = _FACE_DOWN.get(lang)
@@ -190,17 +210,17 @@ def seat_list(rows: Any, phase: str = "", bb: Any = None) -> SafeString:
         if s.opener and phase != "over":
             parts.append(f'<span class="badge badge--opener" title="{_t("Best open hand: opens this round")}">'
                          f'{_t("opens")}</span>')
-        stack = escape(str(s.stack))
+        stack = escape(chips(s.stack))
         negative = " is-negative" if bb and stack[:1] == "-" else ""
         title = f' title="{_t("Balance in units")}"' if bb else ""
         parts.append(f'</span>\n<span class="seat__stack{negative}"{title}><bdi dir="ltr">{stack}</bdi></span>\n')
         if s.bet:
-            parts.append(f'<span class="seat__bet">{_t("bet")} <bdi dir="ltr">{escape(str(s.bet))}</bdi></span>\n')
+            parts.append(f'<span class="seat__bet">{_t("bet")} <bdi dir="ltr">{escape(chips(s.bet))}</bdi></span>\n')
         parts.append(f'<span class="seat__status">\n{_status(s, phase)}\n</span>\n')
         if s.net is not None:
             sign = "plus" if s.net > 0 else "minus" if s.net < 0 else ""
             mark = "+" if s.net > 0 else "±" if s.net == 0 else ""
-            parts.append(f'<span class="seat__net {sign}"><bdi dir="ltr">{mark}{escape(str(s.net))}</bdi></span>\n')
+            parts.append(f'<span class="seat__net {sign}"><bdi dir="ltr">{mark}{escape(chips(s.net))}</bdi></span>\n')
         if s.showing:
             parts.append(f'<span class="seat__showing muted">{_("showing: %(hand)s") % {"hand": escape(s.showing)}}</span>\n')
         if s.up or s.down:
@@ -237,7 +257,7 @@ def board_list(boards: Any, arranging: bool = False) -> SafeString:
         if b.results:
             split = _t("split")
             wins = "".join(
-                f'\n<li class="win"><strong>{escape(w["name"])}</strong> <bdi dir="ltr">+{escape(str(w["amount"]))}</bdi>'
+                f'\n<li class="win"><strong>{escape(w["name"])}</strong> <bdi dir="ltr">+{escape(chips(w["amount"]))}</bdi>'
                 f' · {escape(w["category"])}{" · " + split if w.get("split") else ""}</li>'
                 for w in b.results
             )

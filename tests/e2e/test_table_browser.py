@@ -83,7 +83,7 @@ def _new_table(page: Any, base: str, name: str, seats: int) -> str:
 
 def _stack(page: Any, seat_name: str) -> int:
     row = page.locator(".seat", has=page.locator(".seat__name", has_text=seat_name))
-    return int(row.locator(".seat__stack").inner_text().strip())
+    return int(re.sub(r"\D", "", row.locator(".seat__stack").inner_text()))  # "1,000" as drawn
 
 
 def _try_click(page: Any, selector: str) -> bool:
@@ -157,7 +157,7 @@ def test_three_players_play_to_a_showdown(browser: Any, fast_server: str, screen
     # Everyone called and checked: three boards were shown and the stacks still add up.
     page = pages[1]
     assert page.locator(".board__results .win").count() >= 3
-    nets = [int(t.replace("+", "").replace("±", "")) for t in page.locator(".seat__net").all_inner_texts()]
+    nets = [int(t.replace("+", "").replace("±", "").replace(",", "")) for t in page.locator(".seat__net").all_inner_texts()]
     assert len(nets) == 3 and sum(nets) == 0  # a private? no: a 5-10 public table has no rake
     stacks = [_stack(page, n.capitalize()) for n in names]
     assert sum(stacks) == 3 * 1000

@@ -82,3 +82,21 @@ def test_the_last_hands_list_names_each_hands_winner() -> None:
     html = table_snapshot(table_id=table.id, user=None)["html"]
     item = html.split(f"/hands/{number}/")[1].split("</li>")[0]
     assert winner.username in item and f"+{max(net)}" in item and folder.username not in item
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("lang,sep,call", [("en", ",", "Call 50"), ("ru", "\u00a0", "Колл 50"), ("he", ",", "השוואה 50")])
+def test_big_stacks_are_grouped_as_each_language_writes_them(lang: str, sep: str, call: str) -> None:
+    from tables.fragment import render_table
+    from tables.selectors import table_context
+
+    table, _users = seated_table(n=2, buy_in=15_000, small_blind=50, big_blind=100, game="NT")
+    hand, state = current_state(table)
+    user = user_for_index(hand, state.actors()[0])
+    with translation.override(lang):
+        html = render_table(table_context(table_id=table.id, user=user))
+    # The blinds are posted: 14,950 and 14,900 behind.
+    assert f"14{sep}950" in html and f"14{sep}900" in html and "14950" not in html
+    assert call in html
+    # Amounts the browser reads stay plain numbers.
+    assert 'max="15000"' in html and 'data-size-preset="15000"' in html

@@ -26,12 +26,12 @@ LOOP = """      {% for s in seat_rows %}
         {% else %}
           <span class="seat__name" title="{{ s.name }}">{{ s.name }}</span>
           <span class="seat__badges">{% if s.button %}<abbr class="badge badge--button" title="{% translate 'Button' %}">D</abbr>{% endif %}{% if s.small_blind %}<abbr class="badge" title="{% translate 'Small blind' %}">SB</abbr>{% endif %}{% if s.big_blind %}<abbr class="badge" title="{% translate 'Big blind' %}">BB</abbr>{% endif %}{% if s.opener and phase != "over" %}<span class="badge badge--opener" title="{% translate 'Best open hand: opens this round' %}">{% translate "opens" %}</span>{% endif %}</span>
-          <span class="seat__stack{% if bb and s.stack|stringformat:'s'|slice:':1' == '-' %} is-negative{% endif %}"{% if bb %} title="{% translate 'Balance in units' %}"{% endif %}><bdi dir="ltr">{{ s.stack }}</bdi></span>
-          {% if s.bet %}<span class="seat__bet">{% translate "bet" %} <bdi dir="ltr">{{ s.bet }}</bdi></span>{% endif %}
+          <span class="seat__stack{% if bb and s.stack|stringformat:'s'|slice:':1' == '-' %} is-negative{% endif %}"{% if bb %} title="{% translate 'Balance in units' %}"{% endif %}><bdi dir="ltr">{{ s.stack|chips }}</bdi></span>
+          {% if s.bet %}<span class="seat__bet">{% translate "bet" %} <bdi dir="ltr">{{ s.bet|chips }}</bdi></span>{% endif %}
           <span class="seat__status">
             {% if s.folded %}{% translate "folded" %}{% elif s.all_in %}{% translate "all-in" %}{% elif s.acting and phase == "arrange" %}{% translate "arranging" %}{% elif s.acting %}{% translate "to act" %} <span class="clock" data-clock></span>{% elif s.arranged and phase == "arrange" %}{% translate "ready" %}{% elif s.act and phase != "over" %}<span class="seat__act">{% translate s.act %}</span>{% elif s.sitting_out %}{% translate "on a break" %}{% elif s.waiting %}{% translate "waits for the next hand" %}{% endif %}
           </span>
-          {% if s.net is not None %}<span class="seat__net {% if s.net > 0 %}plus{% elif s.net < 0 %}minus{% endif %}"><bdi dir="ltr">{% if s.net > 0 %}+{% elif s.net == 0 %}±{% endif %}{{ s.net }}</bdi></span>{% endif %}
+          {% if s.net is not None %}<span class="seat__net {% if s.net > 0 %}plus{% elif s.net < 0 %}minus{% endif %}"><bdi dir="ltr">{% if s.net > 0 %}+{% elif s.net == 0 %}±{% endif %}{{ s.net|chips }}</bdi></span>{% endif %}
           {% if s.showing %}<span class="seat__showing muted">{% blocktranslate with hand=s.showing %}showing: {{ hand }}{% endblocktranslate %}</span>{% endif %}
           {% if s.up or s.down %}<div class="seat__stud" dir="ltr"><div class="seat__down">{% card_row s.down size="small" %}</div>{% card_row s.up size="small" %}</div>{% endif %}
           {% if s.hole %}<div class="seat__hole">{% card_row s.hole size="small" %}</div>{% endif %}
@@ -55,7 +55,7 @@ BOARDS_LOOP = """      {% for b in boards %}
         {% endif %}
         {% if b.results %}
         <ul class="board__results">{% for w in b.results %}
-          <li class="win"><strong>{{ w.name }}</strong> <bdi dir="ltr">+{{ w.amount }}</bdi> · {{ w.category }}{% if w.split %} · {% translate "split" %}{% endif %}</li>{% endfor %}
+          <li class="win"><strong>{{ w.name }}</strong> <bdi dir="ltr">+{{ w.amount|chips }}</bdi> · {{ w.category }}{% if w.split %} · {% translate "split" %}{% endif %}</li>{% endfor %}
         </ul>
         {% endif %}
       </div>

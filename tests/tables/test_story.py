@@ -149,7 +149,7 @@ def test_the_story_accounts_for_every_chip_won(code: str) -> None:
         with translation.override("en"):
             story = hand_story(game=code, state=state, names=_names(state))
         lines = [line.text.replace("\u2068", "").replace("\u2069", "") for part in story for line in part.lines]
-        won = sum(int(m.group(1)) for t in lines if (m := re.search(r" wins (\d+)", t)))
+        won = sum(int(m.group(1).replace(",", "")) for t in lines if (m := re.search(r" wins ([\d,]+)", t)))
         assert won == sum(state.result.payouts), f"{code} seed {seed}"
         all_ins = {t.split(":")[0] for t in lines if t.endswith("(all-in)")}
         assert len(all_ins) == sum(t.endswith("(all-in)") for t in lines), f"{code} seed {seed}: all-in twice"

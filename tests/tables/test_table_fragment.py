@@ -36,7 +36,7 @@ PARTIAL = """
     </ol>
 
     {% if phase %}
-    <p class="pot">{% translate "Pot" %} <strong><bdi dir="ltr">{{ pot }}</bdi></strong>
+    <p class="pot">{% translate "Pot" %} <strong><bdi dir="ltr">{{ pot|chips }}</bdi></strong>
       {% if phase == "arrange" %}<span class="phase-note">{% translate "Arrange your cards" %} <span class="clock" data-clock></span></span>{% endif %}
     </p>
     {% if bb %}{% include "tables/_baseball.html" %}{% endif %}
@@ -57,7 +57,7 @@ PARTIAL = """
     </div>
     {% endif %}
     {% if wins %}<ul class="board__results wins">{% for w in wins %}
-      <li class="win"><strong>{{ w.name }}</strong> <bdi dir="ltr">+{{ w.amount }}</bdi>{% if w.split %} · {% translate "split" %}{% endif %}{% if w.side == "low" %} · {% translate "low" %}{% elif w.side == "high" %} · {% translate "high" %}{% endif %}{% if w.category %} · {{ w.category }}{% endif %}</li>{% endfor %}
+      <li class="win"><strong>{{ w.name }}</strong> <bdi dir="ltr">+{{ w.amount|chips }}</bdi>{% if w.split %} · {% translate "split" %}{% endif %}{% if w.side == "low" %} · {% translate "low" %}{% elif w.side == "high" %} · {% translate "high" %}{% endif %}{% if w.category %} · {{ w.category }}{% endif %}</li>{% endfor %}
     </ul>{% endif %}
     {% if scoop_name %}<p class="scoop" role="status"><span aria-hidden="true">★</span> {% if family == "pp" %}{% blocktranslate with name=scoop_name %}{{ name }} scoops all three boards!{% endblocktranslate %}{% else %}{% blocktranslate with name=scoop_name %}{{ name }} scoops high and low!{% endblocktranslate %}{% endif %}</p>{% endif %}
     {% if phase == "over" and not bb.over %}<p class="muted next-hand">{% translate "Next hand in a moment…" %} <span class="clock" data-clock></span></p>{% endif %}
@@ -78,7 +78,7 @@ PARTIAL = """
         <span class="sized__presets" role="group" aria-label="{% translate 'Quick sizes' %}">{% for p in sized.presets %}<button type="button" class="sized__preset" data-size-preset="{{ p.amount }}" aria-pressed="false">{{ p.label }}</button>{% endfor %}</span>{% endif %}
         <input type="range" min="{{ sized.min }}" max="{{ sized.max }}" value="{{ sized.min }}" step="1" aria-label="{% translate 'Amount' %}" data-size-range>
         <input type="number" min="{{ sized.min }}" max="{{ sized.max }}" value="{{ sized.min }}" inputmode="numeric" aria-label="{% translate 'Amount' %}" data-size-input>
-        <button type="button" class="act act--{{ sized.kind }}" data-sized-go data-key="{{ sized.key }}">{% if sized.kind == "bet" %}{% translate "Bet" %}{% else %}{% translate "Raise to" %}{% endif %} <span data-size-show>{{ sized.min }}</span>{% if sized.key %} <kbd>{{ sized.key|upper }}</kbd>{% endif %}</button>
+        <button type="button" class="act act--{{ sized.kind }}" data-sized-go data-key="{{ sized.key }}">{% if sized.kind == "bet" %}{% translate "Bet" %}{% else %}{% translate "Raise to" %}{% endif %} <span data-size-show>{{ sized.min|chips }}</span>{% if sized.key %} <kbd>{{ sized.key|upper }}</kbd>{% endif %}</button>
       </span>{% endif %}
       {% if phase == "arrange" and arranged %}<p class="panel__hint">{% translate "Your arrangement is in. Waiting for the others." %}</p>{% endif %}
       <span class="panel__spacer"></span>
