@@ -85,3 +85,17 @@ def fresh_redis_db() -> Iterator[str]:
     finally:
         client.flushdb()
         client.close()
+
+
+def run_reporting(fn: object, results: dict[str, object], key: str) -> None:
+    """For the race scripts that run in a subprocess on PostgreSQL: run ``fn`` (in a thread of
+    the script) and keep its result, or its error as text (reported, never swallowed); close the
+    thread's database connection either way."""
+    from django.db import connection
+
+    try:
+        results[key] = fn()  # type: ignore[operator]
+    except Exception as exc:
+        results[key] = f"error: {exc!r}"
+    finally:
+        connection.close()

@@ -24,7 +24,6 @@ django.setup()
 from django.core.management import call_command
 call_command("migrate", verbosity=0)
 
-from django.db import connection
 from django.db.models import Sum
 
 from club import services as club_services
@@ -47,13 +46,7 @@ def slow_buy_in(**kw):
     time.sleep(1.0)
 
 
-def run(fn, results, key):
-    try:
-        results[key] = fn()
-    except Exception as exc:  # reported, never swallowed
-        results[key] = "error: %r" % (exc,)
-    finally:
-        connection.close()
+from tests.services import run_reporting as run
 
 
 res = {}

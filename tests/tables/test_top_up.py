@@ -123,7 +123,7 @@ from django.core.management import call_command
 call_command("migrate", verbosity=0)
 
 from django.contrib.auth import get_user_model
-from django.db import connection, transaction
+from django.db import transaction
 from django.db.models import Sum
 
 from club import selectors, services as club_services
@@ -134,13 +134,7 @@ from tables.models import Seat
 out = {}
 
 
-def run(fn, results, key):
-    try:
-        results[key] = fn()
-    except Exception as exc:  # reported, never swallowed
-        results[key] = "error: %r" % (exc,)
-    finally:
-        connection.close()
+from tests.services import run_reporting as run
 
 
 def user(name, burn):
