@@ -1221,7 +1221,11 @@ class ClassicNotation(VariantNotation):
             hand = hands[d.seat]
             thrown: list[Card | _Hidden] = [c for c in d.discards if c is not None]
             if len(thrown) < k:
-                thrown = hand[:k]  # hidden discards: which ones does not matter
+                # Hidden discards: the hidden cards of the hand went, since the cards a later
+                # showdown names were kept (taking known cards here would leave the pile short of
+                # stand-ins when a reshuffle deals a card only a hidden discard can have been).
+                unknown = [x for x in hand if isinstance(x, _Hidden)]
+                thrown = (unknown + [x for x in hand if not isinstance(x, _Hidden)])[:k]
             new: list[Card | _Hidden] = []
             while len(new) < k:
                 if not stub:

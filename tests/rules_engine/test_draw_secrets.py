@@ -124,3 +124,20 @@ def test_a_setup_without_a_reshuffle_order_still_plays() -> None:
     for action in state.log:
         plain.apply(action)
     assert plain.is_over and plain.recycled == sorted(plain.recycled, key=list(FULL_DECK).index)
+
+
+def test_hidden_discards_replay_when_the_deck_runs_out_for_every_viewer() -> None:
+    """Eight-handed draw hands that reshuffle the discards: the history each viewer gets (other
+    players' discards hidden) replays. The reader took a hand's first cards as its hidden
+    discards, which could be cards a later showdown named as kept, and then found no hidden
+    discard to be a card dealt after the reshuffle (found by the Hypothesis property)."""
+    import random
+
+    from rules_engine.notation import replay_phh, to_phh
+    from tests.rules_engine.test_flop_games import random_hand
+
+    for seed in range(40):
+        state = random_hand("F5D", random.Random(seed), players=8, timeouts=0.0)
+        for viewer in range(8):
+            replayed = replay_phh(to_phh(state, hide_unshown=True, viewer=viewer))
+            assert replayed.stacks == state.stacks, (seed, viewer)
