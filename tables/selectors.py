@@ -183,9 +183,11 @@ def _shared_reads(table: Any, hand: Any, *, hand_only: bool = False) -> dict[str
     else:
         seats = list(Seat.objects.filter(table=table).select_related("user", "user__profile").order_by("seat_no"))
     state = get_variant(table.game).from_json(hand.state) if hand is not None else None
-    # The finished hands change only when the latest hand ends or a new one is dealt: most
-    # versions (every action inside a hand) take them from the version before.
-    recent_key = (hand.number, hand.ended is not None) if hand is not None else None
+    # The finished hands change only when a hand ends: every other version (each action inside
+    # a hand, and the deal after a hand ended) takes them from the version before. The key is the
+    # number of the latest finished hand (hands are numbered in order and only the latest can be
+    # running), so a deal, which changes the latest hand but no finished one, keeps the list.
+    recent_key = (hand.number if hand.ended is not None else hand.number - 1) if hand is not None else None
     if before is not None and before["recent_key"] == recent_key:
         recent = before["recent"]
     else:

@@ -550,6 +550,13 @@ def _after_engine_step(table: Table, hand: Hand, state: Any) -> None:
     _schedule_expiry(table, hand)
 
 
+# What settling a hand writes (one compiled UPDATE each, tables.hotsql): the seats' stacks and
+# breaks, and the hand's end. Nothing else of a hand changes after its deal but its state, clock
+# and deadline (_after_engine_step, which hands the state to _settle unsaved).
+_SETTLED_SEAT = ("stack", "sitting_out", "break_next")
+_SETTLED_HAND = ("state", "clock", "deadline", "ended", "result", "phh")
+
+
 def _settle(table: Table, hand: Hand, state: Any, now: dt.datetime) -> None:
     seats = {s.seat_no: s for s in Seat.objects.filter(table=table).select_related("user")}
     nets: list[tuple[AbstractBaseUser, int]] = []
@@ -577,7 +584,7 @@ def _settle(table: Table, hand: Hand, state: Any, now: dt.datetime) -> None:
         if seat.break_next:
             seat.sitting_out = True
             seat.break_next = False
-        seat.save(update_fields=["stack", "sitting_out", "break_next"])
+        hotsql.save(seat, _SETTLED_SEAT)
         if seat.leaving:
             _cash_out(table, seat)
     hand.ended = now
@@ -590,7 +597,7 @@ def _settle(table: Table, hand: Hand, state: Any, now: dt.datetime) -> None:
         log.exception("could not export hand %s as PHH", hand.id)
     hand.clock = "next"
     hand.deadline = now + dt.timedelta(seconds=_clock_seconds("next", table.speed))
-    hand.save()
+    hotsql.save(hand, _SETTLED_HAND)
     table.hands_played += 1
     if table.club_id is not None and not baseball.is_baseball(table):
         _club_hand_played(table, hand, nets)

@@ -212,3 +212,39 @@ def test_the_group_message_says_hand_only_for_an_action_inside_a_hand_only(
     with django_capture_on_commit_callbacks(execute=True):
         v2 = services.table_act(table_id=table.id, user=users[0], message={"action": "sit_out", "version": v1}).version
     assert sent[-1] == (v2, False)
+
+
+def test_the_deal_after_a_hand_keeps_the_last_hands_list_and_it_is_what_a_fresh_read_gives(
+    django_assert_max_num_queries,  # type: ignore[no-untyped-def]
+) -> None:
+    import datetime as dt
+
+    from django.utils import timezone
+
+    from tables.models import Hand
+    from tests.tables.helpers import play_passively
+
+    table, users = seated_table()
+    finished = play_passively(table)
+    table.refresh_from_db()
+    ended = selectors.table_context(table_id=table.id, user=users[0])
+    assert ended is not None and ended["hand"].number == finished.number and ended["hand"].ended is not None
+    assert [h["number"] for h in ended["recent_hands"]] == [finished.number]
+    # The showdown pause runs out: the next hand is dealt. No hand ended, so the list is kept:
+    # drawing the deal reads the table, its latest hand and the seats, not the finished hands.
+    assert services.table_expire(table_id=table.id, now=timezone.now() + dt.timedelta(hours=1))
+    table.refresh_from_db()
+    with django_assert_max_num_queries(2):
+        dealt = selectors.table_context(table_id=table.id, user=users[0])
+    assert dealt is not None and dealt["hand"].number == finished.number + 1 and dealt["hand"].ended is None
+    assert dealt["recent_hands"] is ended["recent_hands"]
+    selectors.clear_shared_reads()
+    fresh = selectors.table_context(table_id=table.id, user=users[0])
+    assert fresh is not None and fresh["recent_hands"] == dealt["recent_hands"]
+    # When that hand ends, the list is read again and has both hands.
+    play_passively(table)
+    table.refresh_from_db()
+    after = selectors.table_context(table_id=table.id, user=users[0])
+    assert after is not None
+    assert [h["number"] for h in after["recent_hands"]] == [finished.number + 1, finished.number]
+    assert Hand.objects.filter(table=table, ended__isnull=False).count() == 2
