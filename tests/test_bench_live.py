@@ -51,3 +51,36 @@ def test_the_report_shows_the_routed_run_and_judges_the_target_on_both() -> None
     rows = [line for line in text.splitlines() if line.startswith("| 200")]
     assert [("one process per table" in row) for row in rows] == [False, True]
     assert "**not met** (p99 300 ms with 200 tables); with one process per table p99 40 ms" in text
+
+
+def test_burst_share_tells_one_stall_from_slow_actions_spread_over_the_run() -> None:
+    # 300 actions, one a second: the three slowest sent in the same second, or far apart.
+    sent = [float(i) for i in range(300)]
+    together = [0.01] * 300
+    apart = [0.01] * 300
+    for i in (100, 101, 102):
+        together[i] = 0.5
+    for i in (0, 150, 299):
+        apart[i] = 0.5
+    assert bench_live.burst_share(together, sent) == 1.0
+    assert bench_live.burst_share(apart, sent) == pytest.approx(1 / 3)
+    assert bench_live.burst_share([], []) != bench_live.burst_share([], [])  # nan: nothing measured
+
+
+def test_the_probe_reports_its_gaps_and_the_report_shows_them() -> None:
+    import asyncio
+
+    r = _result(200, 0.3)
+    asyncio.run(_run_probe(r, 0.3))
+    assert r.probe_nice is not None and all(g > 0.010 for g in r.stalls)
+    r.stalls = [0.012, 0.250]
+    r.burst_share = 0.9
+    assert r.stalls_text() == "12/min, longest 250 ms"
+    text = bench_live._markdown([_result(10, 0.02), r], _result(40, 0.2, think=0.0, daphnes=1))
+    row = next(line for line in text.splitlines() if line.startswith("| 200"))
+    assert "| 90% | 12/min, longest 250 ms |" in row
+
+
+async def _run_probe(r, window):  # type: ignore[no-untyped-def]
+    proc = await bench_live._probe(window)
+    await bench_live._probe_result(proc, r)
