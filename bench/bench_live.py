@@ -324,9 +324,9 @@ def burst_share(latencies: list[float], sent_at: list[float], span: float = 2.0)
     return best / n
 
 
-# A probe of the machine itself: a process at the highest priority it may take that does 1 ms of
-# arithmetic every 10 ms and notes each time that 1 ms took over 10 ms of wall time, i.e. the
-# process waited for a CPU while it had work. On this VM such gaps come in bursts with nothing of
+# A probe of the machine itself: a process at the highest priority it may take that does 0.5 ms
+# of arithmetic every 20 ms (about 2.5% of a core) and notes each time that took over 10 ms of
+# wall time, i.e. the process waited for a CPU while it had work. On this VM such gaps come in bursts with nothing of
 # ours to explain them (session 9, RELIABILITY "Eighth round"), and every action sent in one waits too.
 PROBE = r"""
 import json, os, sys, time
@@ -341,9 +341,9 @@ def work(n):
         s += i
     return s
 n = 2000
-while True:  # about 1 ms of work
+while True:  # about 0.5 ms of work
     t = time.perf_counter(); work(n); d = time.perf_counter() - t
-    if d >= 0.001:
+    if d >= 0.0005:
         break
     n *= 2
 end = time.time() + float(sys.argv[1])
@@ -354,7 +354,7 @@ while time.time() < end:
     d = time.perf_counter() - t
     if d > 0.010:
         gaps.append(d)
-    time.sleep(0.01)
+    time.sleep(0.02)
 print(json.dumps({"nice": nice, "gaps": gaps}))
 """
 
@@ -706,7 +706,7 @@ def _markdown(runs: list[RunResult], sat: RunResult, stress: RunResult | None = 
         "* bursts: of the slowest 1% of actions, the share sent within the busiest 2 s of the window "
         "(near 100%: the p99 is one stall of every table at once); stalls: how often a probe process at "
         "the highest priority it could take (`bench_live.PROBE`) waited over 10 ms for a CPU with "
-        "1 ms of work to do, a minute, and the longest wait.",
+        "half a millisecond of work to do, a minute, and the longest wait.",
         "",
         "| tables | Daphne | actions/s | keeps up | refused | latency p50 | latency p99 | bursts | stalls | "
         "timers seen p50 / p99 | "
