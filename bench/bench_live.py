@@ -324,43 +324,10 @@ def burst_share(latencies: list[float], sent_at: list[float], span: float = 2.0)
     return best / n
 
 
-# A probe of the machine itself: a process at the highest priority it may take that does 0.5 ms
-# of arithmetic every 20 ms (about 2.5% of a core) and notes each time that took over 10 ms of
-# wall time, i.e. the process waited for a CPU while it had work. On this VM such gaps come in bursts with nothing of
-# ours to explain them (session 9, RELIABILITY "Eighth round"), and every action sent in one waits too.
-PROBE = r"""
-import json, os, sys, time
-nice = os.nice(0)
-try:
-    nice = os.nice(-20)
-except OSError:
-    pass
-def work(n):
-    s = 0
-    for i in range(n):
-        s += i
-    return s
-n = 2000
-while True:  # about 0.5 ms of work
-    t = time.perf_counter(); work(n); d = time.perf_counter() - t
-    if d >= 0.0005:
-        break
-    n *= 2
-end = time.time() + float(sys.argv[1])
-gaps = []
-while time.time() < end:
-    t = time.perf_counter()
-    work(n)
-    d = time.perf_counter() - t
-    if d > 0.010:
-        gaps.append(d)
-    time.sleep(0.02)
-print(json.dumps({"nice": nice, "gaps": gaps}))
-"""
-
-
 async def _probe(window: float) -> Any:
-    return await asyncio.create_subprocess_exec(sys.executable, "-c", PROBE, str(window),
+    """Start ``bench/stall_probe.py`` for ``window`` seconds (read with ``_probe_result``)."""
+    probe = Path(__file__).resolve().parent / "stall_probe.py"
+    return await asyncio.create_subprocess_exec(sys.executable, str(probe), str(window),
                                                 stdout=asyncio.subprocess.PIPE)
 
 
@@ -705,7 +672,7 @@ def _markdown(runs: list[RunResult], sat: RunResult, stress: RunResult | None = 
         "run; where it does not, players wait on the server rather than on each other;",
         "* bursts: of the slowest 1% of actions, the share sent within the busiest 2 s of the window "
         "(near 100%: the p99 is one stall of every table at once); stalls: how often a probe process at "
-        "the highest priority it could take (`bench_live.PROBE`) waited over 10 ms for a CPU with "
+        "the highest priority it could take (`bench/stall_probe.py`) waited over 10 ms for a CPU with "
         "half a millisecond of work to do, a minute, and the longest wait.",
         "",
         "| tables | Daphne | actions/s | keeps up | refused | latency p50 | latency p99 | bursts | stalls | "
