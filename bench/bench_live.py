@@ -671,7 +671,8 @@ def _markdown(runs: list[RunResult], sat: RunResult, stress: RunResult | None = 
         f"making at least {KEEP_UP_SHARE:.0%} of the actions per second a table makes in the smallest "
         "run; where it does not, players wait on the server rather than on each other;",
         "* bursts: of the slowest 1% of actions, the share sent within the busiest 2 s of the window "
-        "(near 100%: the p99 is one stall of every table at once); stalls: how often a probe process at "
+        "(near 100%: the p99 is one stall of every table at once; with few actions, as at 10 tables, "
+        "the slowest 1% is two or three actions and the share says little); stalls: how often a probe process at "
         "the highest priority it could take (`bench/stall_probe.py`) waited over 10 ms for a CPU with "
         "half a millisecond of work to do, a minute, and the longest wait.",
         "",
