@@ -108,10 +108,13 @@ def test_three_players_play_to_a_showdown(browser: Any, fast_server: str, screen
     pages = [_sign_up(browser, fast_server, n, s) for n, s in zip(names, sizes, strict=True)]
     url = _new_table(pages[0], fast_server, f"Kitchen {tag}", 3)
     # The host pauses nothing: the first two to sit would start heads-up, so all three sit
-    # before the first one's page has dealt (the third joins the next hand otherwise).
+    # before the first one's page has dealt (the third joins the next hand otherwise). The deal
+    # comes 4 s after the second sits: every page is opened first, so that only the sitting
+    # itself (a form post, about 0.3 s here) falls inside those 4 s, not a page load as well.
     for page in pages:
         if page.url != url:
             page.goto(url)
+    for page in pages:
         page.click("form.sit button")
         page.wait_for_load_state()
     _wait(pages[0], ".phase-preflop, .phase-arrange, .phase-flop")
@@ -175,7 +178,11 @@ def test_a_player_who_lets_the_clock_run_out_goes_on_a_break(browser: Any, fast_
             page.goto(url)
         page.click("form.sit button")
         page.wait_for_load_state()
-    _wait(pages[0], ".phase-preflop")
+    # Both pages, not only the first: the deal reaches the two browsers separately, and the
+    # second may not have drawn it yet when the first has (no page would then look like the
+    # actor's and next() would raise StopIteration).
+    for page in pages:
+        _wait(page, ".phase-preflop")
     # Whoever is to act does nothing; the server's clock folds them and puts them on a break.
     actor = next(p for p in pages if p.locator(".seat--me.seat--acting").count())
     clock = actor.locator(".seat--me .clock").inner_text()

@@ -5,6 +5,7 @@ receive neither kills it nor closes the sockets."""
 from __future__ import annotations
 
 import asyncio
+import json
 from typing import Any
 
 import pytest
@@ -67,7 +68,15 @@ async def test_versions_only_go_forward_when_changes_come_faster_than_pictures()
     for _ in range(5):  # five changes, with no wait for the pictures in between
         last = await _act(table)
     for c in comms:
-        seen = [m["version"] for m in await _drain(c) if m["type"] == "state"]
+        # Up to the last version's picture however long the drawing takes (the pictures may
+        # still be on their way: a 0.15 s quiet spell is no proof that all of them came), then
+        # whatever else comes: nothing older, nothing twice.
+        seen: list[int] = []
+        while not seen or seen[-1] < last:
+            msg = json.loads(await c.receive_from(timeout=10))
+            if msg["type"] == "state":
+                seen.append(msg["version"])
+        seen += [m["version"] for m in await _drain(c) if m["type"] == "state"]
         assert seen and seen == sorted(set(seen)) and seen[-1] == last
     for c in comms:
         await c.disconnect()
@@ -95,7 +104,12 @@ async def test_a_receive_that_fails_is_tried_again_and_the_sockets_stay(monkeypa
     fanout.task.cancel()  # restart the listening loop so it picks up the failing receive
     await asyncio.sleep(0)
     fanout.task = asyncio.get_running_loop().create_task(fanout._listen())
-    await asyncio.sleep(0.4)  # the failure, the pause, joining the groups again
+    # The failure, the fan-out's 0.2 s pause, joining the groups again: waited for (a fixed
+    # 0.4 s left a loaded machine 0.2 s for it), up to 10 s.
+    for _ in range(200):
+        if failures and _members(table.id) == {fanout.channel}:
+            break
+        await asyncio.sleep(0.05)
     assert failures and fanout.alive()
     assert _members(table.id) == {fanout.channel}
     new = await _act(table)
@@ -109,7 +123,6 @@ async def test_a_player_whose_action_is_on_its_way_sees_its_result_first(monkeyp
     """Other players' changes that land while a player's own action is being applied are held
     back: that player's next picture shows their action, never a table that moved on without it
     (on which they would act again)."""
-    import json
     import threading
 
     table, users = await database_sync_to_async(seated_table)(n=3)
@@ -122,15 +135,18 @@ async def test_a_player_whose_action_is_on_its_way_sees_its_result_first(monkeyp
     comm = await _connect(table.id, a)
     first = await _next_state(comm)
     go = threading.Event()
+    on_its_way = threading.Event()
     real_act = consumers._act
 
     def slow_act(*args: Any) -> int:
-        assert go.wait(5)
+        on_its_way.set()
+        assert go.wait(10)
         return real_act(*args)
 
     monkeypatch.setattr(consumers, "_act", slow_act)
     await comm.send_to(text_data=json.dumps({"action": "done", "version": first["version"]}))
-    await asyncio.sleep(0.1)  # A's "done" is on its way
+    # A's "done" is on its way: waited for, not guessed with a 0.1 s pause.
+    assert await asyncio.to_thread(on_its_way.wait, 10)
     other = await database_sync_to_async(services.table_act)(
         table_id=table.id, user=b, message={"action": "done", "version": first["version"]})
     assert await comm.receive_nothing(timeout=0.3)  # B's change is held back from A
@@ -145,7 +161,6 @@ async def test_an_action_taken_is_answered_even_when_its_picture_fails_once(monk
     """The actor's picture is drawn in the same hop as the action; if that drawing fails, the
     action still stands and the player is sent the picture drawn again, never "could not take
     that action"."""
-    import json
 
     table, users = await database_sync_to_async(seated_table)(n=2)
     comms = [await _connect(table.id, u) for u in users]
@@ -169,7 +184,7 @@ async def test_an_action_taken_is_answered_even_when_its_picture_fails_once(monk
     kinds = [a.kind for a in state.legal_actions(idx)]
     choice = next(k for k in ("check", "call") if k in kinds)
     await comm.send_to(text_data=json.dumps({"action": choice, "version": table.version}))
-    got = await _drain(comm)
+    got = await _drain(comm, first=5)
     assert not [m for m in got if m["type"] == "error"], got
     assert [m["version"] for m in got if m["type"] == "state"] == [table.version + 1]
     assert len(calls) >= 2

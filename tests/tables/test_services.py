@@ -184,8 +184,10 @@ def test_first_deal_waits_so_a_third_player_can_sit() -> None:
     table.refresh_from_db()
     assert table.next_hand_at is not None and not Hand.objects.filter(table=table).exists()
     services.table_take_seat(table_id=table.id, user=c, buy_in=500)
-    # Not yet: a timer firing early does nothing.
-    assert services.table_expire(table_id=table.id) is False
+    # Not yet: a timer firing early does nothing. Early by the table's own clock, not the wall
+    # clock's: the deal is due 4 s after the second player sat, and a CI machine that pauses
+    # that long between the two lines would see the deal due and made.
+    assert services.table_expire(table_id=table.id, now=table.next_hand_at - dt.timedelta(seconds=1)) is False
     assert services.table_sweep(now=table.next_hand_at + dt.timedelta(seconds=1)) == 1
     hand, state = current_state(table)
     assert len(hand.players) == 3
