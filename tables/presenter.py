@@ -271,6 +271,10 @@ def present(*, view: dict[str, Any] | None, seats: list[dict[str, Any]], players
                 ]
             elif family in ("flop", "draw") and p.get("cards") and p.get("shown"):
                 row.hole = pictures(p["cards"])
+            elif family in ("flop", "draw") and not s["me"] and not p["folded"] and view["phase"] != "over":
+                # Another player's hand still in play, face down as it lies on a real table: who is
+                # still in the pot reads at a glance (the viewer's own cards are under the board).
+                row.hole = [{"hidden": True} for _ in range(p.get("hole_count") or 0)]
             if family == "draw":
                 row.drawn = p.get("drawn")
         elif view is not None and not s["empty"] and view["phase"] != "over":

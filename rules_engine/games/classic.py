@@ -887,6 +887,8 @@ class ClassicState:
                 "on_break": i in self.breaks,
                 "shown": i in shown,
                 "cards": cards_json(self.hole[i]) if visible else None,
+                # How many cards the seat holds is public (their backs are on the table).
+                "hole_count": len(self.hole[i]),
             }
             p.update(self._player_view(i, visible))
             players.append(p)
