@@ -99,6 +99,11 @@ def render_table(context: Any) -> SafeString:
         _drawing.language = before
 
 
+def _made(text: Any) -> str:
+    """The hand the viewer's cards make at a flop or draw game (``my_made``), or nothing."""
+    return f'<p class="board__made">{_v(text)}</p>' if text else ""
+
+
 def _render_table(context: Any) -> SafeString:
     get = context.get
     phase = get("phase")
@@ -128,11 +133,11 @@ def _render_table(context: Any) -> SafeString:
             out.append(f'\n    <div class="board board--single">\n      <h3 class="board__title">{_t("Board")}</h3>\n'
                        f'      {card_row(_get(community, "cards"), blanks=_get(community, "blanks"))}\n      ')
             if mine:
-                out.append(f'<div class="board__mine">{card_row(mine)}</div>')
+                out.append(f'<div class="board__mine">{card_row(mine)}{_made(get("my_made"))}</div>')
             out.append("\n    </div>\n    ")
         elif family == "draw" and mine:
             out.append(f'\n    <div class="board board--single">\n      <h3 class="board__title">{_t("Your hand")}</h3>\n'
-                       f'      {card_row(mine, discardable=get("draw_allowed"))}\n    </div>\n    ')
+                       f'      {card_row(mine, discardable=get("draw_allowed"))}{_made(get("my_made"))}\n    </div>\n    ')
         out.append("\n    ")
         wins = get("wins")
         if wins:

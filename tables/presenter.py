@@ -290,13 +290,25 @@ def present(*, view: dict[str, Any] | None, seats: list[dict[str, Any]], players
     arranging = bool(you and you.get("arranging"))
     community = None
     mine: list[dict[str, Any]] = []
+    # What the viewer's cards make so far (the engine works it out for flop games from the flop
+    # on, for draw games always): named under their cards, and at a high-only flop game its five
+    # cards lit on the board and in the hand, as each Patch-Patch board does.
+    made = (you or {}).get("made") if family in ("flop", "draw") else None
+    my_made = ""
+    made_cards: set[str] | None = None
+    if made:
+        my_made = category_name(made.get("category"))
+        if made.get("low"):
+            my_made += " · " + _("low") + " " + made["low"]["description"]
+        elif family == "flop" and "low" not in made:
+            made_cards = set(made.get("cards") or ())
     if family == "flop":
         board_cards = view.get("board") or []
         winning = {c for w in _generic_wins(result, names) for c in w["cards"]}
-        community = {"cards": pictures(board_cards, used=winning or None), "blanks": 5 - len(board_cards)}
+        community = {"cards": pictures(board_cards, used=winning or made_cards or None), "blanks": 5 - len(board_cards)}
     if family in ("flop", "draw") and you:
         drawing = family == "draw" and any(la["kind"] == "draw" for la in view.get("legal_actions") or [])
-        mine = pictures(you.get("cards"))
+        mine = pictures(you.get("cards"), used=made_cards)
         for m in mine:
             m["discard"] = drawing
     actions = []
@@ -320,6 +332,7 @@ def present(*, view: dict[str, Any] | None, seats: list[dict[str, Any]], players
         "boards": boards,
         "community": community,
         "mine": mine,
+        "my_made": my_made,
         "wins": _sided(_generic_wins(result, names), _is_hilo(result)) if family != "pp" else [],
         "actions": actions,
         "sized": sized,

@@ -64,3 +64,4 @@ def test_a_folded_hand_and_a_finished_one_show_no_backs() -> None:
     assert finished.pk == hand.pk and finished.ended is not None
     assert "phase-over" in _picture(table.id, watcher)
     assert all(backs == 0 for _c, backs in _seats(_picture(table.id, watcher)))
+

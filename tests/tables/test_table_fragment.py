@@ -28,7 +28,8 @@ from tests.tables.helpers import (
 )
 
 # The partial as templates/table.html had it before {% table_fragment %}: between
-# "{% partialdef table inline %}" and "{% endpartialdef %}", verbatim.
+# "{% partialdef table inline %}" and "{% endpartialdef %}", verbatim, plus the hand a flop or draw
+# player's cards make (``my_made``), added since.
 PARTIAL = """
   <section class="felt family-{{ family|default:'pp' }} phase-{{ phase|default:'waiting' }}{% if arranging %} is-arranging{% endif %}{% if bb %} game-bb{% endif %}" aria-label="{% translate 'Table' %}">
     <ol class="seats">
@@ -48,12 +49,12 @@ PARTIAL = """
     <div class="board board--single">
       <h3 class="board__title">{% translate "Board" %}</h3>
       {% card_row community.cards blanks=community.blanks %}
-      {% if mine %}<div class="board__mine">{% card_row mine %}</div>{% endif %}
+      {% if mine %}<div class="board__mine">{% card_row mine %}{% if my_made %}<p class="board__made">{{ my_made }}</p>{% endif %}</div>{% endif %}
     </div>
     {% elif family == "draw" and mine %}
     <div class="board board--single">
       <h3 class="board__title">{% translate "Your hand" %}</h3>
-      {% card_row mine discardable=draw_allowed %}
+      {% card_row mine discardable=draw_allowed %}{% if my_made %}<p class="board__made">{{ my_made }}</p>{% endif %}
     </div>
     {% endif %}
     {% if wins %}<ul class="board__results wins">{% for w in wins %}

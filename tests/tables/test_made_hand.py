@@ -1,0 +1,79 @@
+"""At a flop or draw game the player reads what their cards make, under them, in the page's
+language, as each Patch-Patch board says it: from the flop on at Hold'em and Omaha (its five cards
+lit on the board and in the hand), always at draw, with the low named too at Omaha Hi-Lo."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+from tables import services
+from tables.models import Table
+from tests.tables.helpers import current_state, seated_table, user_for_index
+from tests.tables.test_opponent_backs import _picture
+
+pytestmark = pytest.mark.django_db
+
+
+def _to_the_flop(table: Table) -> tuple[Any, Any]:
+    hand, state = current_state(table)
+    while len(state.board) < 3:
+        actor = state.actors()[0]
+        kinds = [a.kind for a in state.legal_actions(actor)]
+        services.table_act(table_id=table.id, user=user_for_index(hand, actor),
+                           message={"action": "check" if "check" in kinds else "call",
+                                    "version": Table.objects.get(pk=table.pk).version})
+        hand, state = current_state(table)
+    return hand, state
+
+
+@pytest.mark.parametrize("lang", ["en", "he", "ru"])
+def test_a_flop_player_reads_what_their_cards_make(lang: str) -> None:
+    from django.utils import translation
+
+    from tables.presenter import category_name
+
+    table, _users = seated_table(n=3, game="NT")
+    hand, state = _to_the_flop(table)
+    seat = state.actors()[0]
+    made = state.made_hand(seat)
+    with translation.override(lang):
+        html = _picture(table.id, user_for_index(hand, seat))
+        name = category_name(made["category"])
+    with translation.override("en"):
+        english = category_name(made["category"])
+    assert f'<p class="board__made">{name}</p>' in html
+    assert (name == english) == (lang == "en")  # in the page's language
+    # Its five cards are lit, on the board and in the hand; the others are not.
+    lit = set(re.findall(r'<li class="card[^"]*card--used[^"]*" data-card="(\w\w)"', html))
+    assert lit == set(made["cards"])
+
+
+def test_pre_flop_nothing_is_named_and_a_draw_hand_always_is() -> None:
+    table, _users = seated_table(n=3, game="NT")
+    hand, state = current_state(table)
+    assert 'class="board__made"' not in _picture(table.id, user_for_index(hand, 0))
+    table, _users = seated_table(n=3, game="F5D")
+    hand, state = current_state(table)
+    html = _picture(table.id, user_for_index(hand, 0))
+    assert html.count('class="board__made"') == 1
+
+
+def test_omaha_hi_lo_names_the_low_too() -> None:
+    table, _users = seated_table(n=3, game="PO/8")
+    for _ in range(40):  # deals until one of them has a low after the flop
+        hand, state = _to_the_flop(table)
+        lows = [i for i in range(3) if (state.made_hand(i) or {}).get("low")]
+        if lows:
+            break
+        table, _users = seated_table(n=3, game="PO/8")
+    else:
+        pytest.fail("no low in 40 deals")
+    seat = lows[0]
+    html = _picture(table.id, user_for_index(hand, seat))
+    low = state.made_hand(seat)["low"]["description"]
+    assert f" · low {low}</p>" in html
+    # A hi-lo hand lights nothing while it plays: two hands share the cards.
+    assert "card--used" not in html.split('class="board__results')[0]
