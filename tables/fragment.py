@@ -138,6 +138,9 @@ def _render_table(context: Any) -> SafeString:
         elif family == "draw" and mine:
             out.append(f'\n    <div class="board board--single">\n      <h3 class="board__title">{_t("Your hand")}</h3>\n'
                        f'      {card_row(mine, discardable=get("draw_allowed"))}{_made(get("my_made"))}\n    </div>\n    ')
+        elif family == "stud" and get("my_made"):
+            # Under the pot, away from the player's cards: said whose hand it is.
+            out.append(f'\n    <p class="board__made made--stud">{_t("Your hand")}: {_v(get("my_made"))}</p>\n    ')
         out.append("\n    ")
         wins = get("wins")
         if wins:

@@ -291,16 +291,17 @@ def present(*, view: dict[str, Any] | None, seats: list[dict[str, Any]], players
     community = None
     mine: list[dict[str, Any]] = []
     # What the viewer's cards make so far (the engine works it out for flop games from the flop
-    # on, for draw games always): named under their cards, and at a high-only flop game its five
+    # on, for draw games always, for stud from the fifth card): named under their cards, and at a high-only flop game its five
     # cards lit on the board and in the hand, as each Patch-Patch board does.
-    made = (you or {}).get("made") if family in ("flop", "draw") else None
+    made = (you or {}).get("made") if family in ("flop", "draw", "stud") else None
     my_made = ""
     made_cards: set[str] | None = None
     if made:
-        my_made = category_name(made.get("category"))
-        if made.get("low"):
-            my_made += " · " + _("low") + " " + made["low"]["description"]
-        elif family == "flop" and "low" not in made:
+        named = [category_name(made["category"])] if made.get("category") else []
+        if made.get("low"):  # Hi-Lo's low, and Razz's only hand
+            named.append(_("low") + " " + made["low"]["description"])
+        my_made = " · ".join(named)
+        if family == "flop" and "low" not in made:
             made_cards = set(made.get("cards") or ())
     if family == "flop":
         board_cards = view.get("board") or []

@@ -77,3 +77,28 @@ def test_omaha_hi_lo_names_the_low_too() -> None:
     assert f" · low {low}</p>" in html
     # A hi-lo hand lights nothing while it plays: two hands share the cards.
     assert "card--used" not in html.split('class="board__results')[0]
+
+
+@pytest.mark.parametrize("game", ["F7S", "FR"])
+def test_a_stud_player_reads_it_from_the_fifth_card(game: str) -> None:
+    from tables.presenter import category_name
+
+    table, _users = seated_table(n=2, game=game)
+    hand, state = current_state(table)
+    watcher = user_for_index(hand, 0)
+    assert "made--stud" not in _picture(table.id, watcher)  # three cards: nothing yet
+    while state.made_hand(0) is None:
+        actor = state.actors()[0]
+        kinds = [a.kind for a in state.legal_actions(actor)]
+        kind = next(k for k in ("check", "call", "bring_in", "complete") if k in kinds)
+        services.table_act(table_id=table.id, user=user_for_index(hand, actor),
+                           message={"action": kind, "version": Table.objects.get(pk=table.pk).version})
+        hand, state = current_state(table)
+    made = state.made_hand(0)
+    html = _picture(table.id, watcher)
+    shown = re.search(r'<p class="board__made made--stud">([^<]*)</p>', html)
+    assert shown is not None
+    if game == "FR":  # Razz: a low and nothing else
+        assert shown.group(1) == f"Your hand: low {made['low']['description']}"
+    else:
+        assert shown.group(1) == f"Your hand: {category_name(made['category'])}"

@@ -56,6 +56,8 @@ PARTIAL = """
       <h3 class="board__title">{% translate "Your hand" %}</h3>
       {% card_row mine discardable=draw_allowed %}{% if my_made %}<p class="board__made">{{ my_made }}</p>{% endif %}
     </div>
+    {% elif family == "stud" and my_made %}
+    <p class="board__made made--stud">{% translate "Your hand" %}: {{ my_made }}</p>
     {% endif %}
     {% if wins %}<ul class="board__results wins">{% for w in wins %}
       <li class="win"><strong>{{ w.name }}</strong> <bdi dir="ltr">+{{ w.amount|chips }}</bdi>{% if w.split %} · {% translate "split" %}{% endif %}{% if w.side == "low" %} · {% translate "low" %}{% elif w.side == "high" %} · {% translate "high" %}{% endif %}{% if w.category %} · {{ w.category }}{% endif %}</li>{% endfor %}
