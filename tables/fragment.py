@@ -100,7 +100,7 @@ def render_table(context: Any) -> SafeString:
 
 
 def _made(text: Any) -> str:
-    """The hand the viewer's cards make at a flop or draw game (``my_made``), or nothing."""
+    """The hand the viewer's cards make, under them (``my_made``), or nothing."""
     return f'<p class="board__made">{_v(text)}</p>' if text else ""
 
 

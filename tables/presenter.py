@@ -291,8 +291,9 @@ def present(*, view: dict[str, Any] | None, seats: list[dict[str, Any]], players
     community = None
     mine: list[dict[str, Any]] = []
     # What the viewer's cards make so far (the engine works it out for flop games from the flop
-    # on, for draw games always, for stud from the fifth card): named under their cards, and at a high-only flop game its five
-    # cards lit on the board and in the hand, as each Patch-Patch board does.
+    # on, for draw games always, for stud from the fifth card), named in the page's language; at
+    # a high-only flop game its five cards are lit on the board and in the hand, as each
+    # Patch-Patch board does.
     made = (you or {}).get("made") if family in ("flop", "draw", "stud") else None
     my_made = ""
     made_cards: set[str] | None = None
