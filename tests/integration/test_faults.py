@@ -49,7 +49,7 @@ from tests.services import fresh_postgres_database, required
 
 pytestmark = [pytest.mark.services]
 
-DECISION, ARRANGE, SHOWDOWN, DEAL = 4.0, 4.0, 1.5, 1.0
+DECISION, ARRANGE, SHOWDOWN, DEAL = 8.0, 8.0, 1.5, 1.0  # room for a slow recovery: a played hand must not time out
 STEP = 15.0  # one change reaching every client; generous for a busy 2-core machine
 
 
