@@ -9,7 +9,7 @@ from typing import Any
 from django.contrib import admin
 from django.http import HttpRequest
 
-from tables.models import Hand, Seat, SeatRequest, Table
+from tables.models import ChatLine, Hand, Seat, SeatRequest, Table
 
 
 class SeatInline(admin.TabularInline):
@@ -102,3 +102,20 @@ class SeatRequestAdmin(admin.ModelAdmin):
     list_display = ("table", "user", "buy_in", "status", "created", "decided_by")
     list_filter = ("status", "table__club")
     search_fields = ("user__username", "table__name")
+
+
+@admin.register(ChatLine)
+class ChatLineAdmin(admin.ModelAdmin):
+    """A table's chat lines: staff read them and may delete an abusive one (pages that show it
+    already keep it until they reload); nobody writes or edits a line here."""
+
+    list_display = ("table", "name", "text", "created")
+    list_filter = ("table__club",)
+    search_fields = ("text", "name", "table__name")
+    date_hierarchy = "created"
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: ChatLine | None = None) -> bool:
+        return False

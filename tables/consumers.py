@@ -30,6 +30,8 @@ log = logging.getLogger("tables.consumers")
 MAX_MESSAGE_BYTES = 2048
 RATE_CAPACITY = 20  # messages allowed in a burst
 RATE_REFILL_PER_S = 8.0  # sustained messages per second
+CHAT_CAPACITY = 5  # chat lines allowed in a burst
+CHAT_REFILL_PER_S = 0.5  # sustained: a line every two seconds
 
 
 def _db(func: Any) -> Any:
@@ -79,14 +81,17 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.language = _language(self.scope)
         self._tokens = float(RATE_CAPACITY)
         self._last_refill = time.monotonic()
+        self._chat_tokens = float(CHAT_CAPACITY)
+        self._chat_refill = time.monotonic()
         self._acting = False
         self._held: dict[str, Any] | None = None
         self._fanout = await _fanout()
         await self._fanout.join(self)
         await self.accept()
+        self._accepted = True
         _open.add(self)
         start_redis_watch(_after_redis_trouble)
-        await self.send_snapshot()
+        await self.send_snapshot(chat=True)
 
     async def disconnect(self, code: int) -> None:
         _open.discard(self)
@@ -123,6 +128,9 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.send_snapshot(force=True)
             return
         user = self.scope.get("user")
+        if action == "chat":
+            await self.chat(user, message.get("text"))
+            return
         if user is None or not user.is_authenticated:
             await self.send_error(gettext_noop("Log in to play."), translate=True)
             return
@@ -155,6 +163,35 @@ class TableConsumer(AsyncWebsocketConsumer):
             if held is not None:
                 await self.deliver(held)  # a later change than the answer, if there was one
 
+    async def chat(self, user: Any, text: Any) -> None:
+        """A chat line from this socket (``tables.chat``): refused with a reason, or kept and sent
+        to every socket watching the table (this one too, through the fan-out)."""
+        if user is None or not user.is_authenticated:
+            await self.send_error(gettext_noop("Log in to write in the chat."), translate=True)
+            return
+        now = time.monotonic()
+        self._chat_tokens = min(CHAT_CAPACITY, self._chat_tokens + (now - self._chat_refill) * CHAT_REFILL_PER_S)
+        self._chat_refill = now
+        if self._chat_tokens < 1:
+            await self.send_error(gettext_noop("One chat line every two seconds, please."), translate=True)
+            return
+        try:
+            await _db(_chat_post)(self.table_id, user, text, self.language)
+        except ValueError as exc:  # chat.ChatError
+            await self.send_error(str(exc))
+            return
+        except Exception:
+            log.exception("table %s: could not keep a chat line", self.table_id)
+            await self.send_error(gettext_noop("The chat line could not be sent. Try again."), translate=True)
+            return
+        self._chat_tokens -= 1
+
+    async def chat_line(self, line: dict[str, Any]) -> None:
+        # Before the socket is accepted nothing is sent: the line is in the history its first
+        # picture carries (read after the accept).
+        if getattr(self, "_accepted", False):
+            await self.send(text_data=json.dumps({"type": "chat", "lines": [line]}))
+
     async def access_changed(self, event: dict[str, Any]) -> None:
         """A member left or was removed from the table's club: if that is this viewer, the
         private table is no longer theirs to watch. Or the player logged out of the session this
@@ -175,9 +212,13 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.send_error(gettext_noop("You are no longer a member of this club."), translate=True)
             await self.close(code=4403)
 
-    async def send_snapshot(self, force: bool = False, hint: int | None = None) -> None:
+    async def send_snapshot(self, force: bool = False, hint: int | None = None, chat: bool = False) -> None:
+        """``chat``: the first picture after connecting carries the chat's last lines too."""
         user = self.scope.get("user")
-        snap = await _db(_render)(self.table_id, user, self.language, hint)
+        if chat:
+            snap = await _db(_render_with_chat)(self.table_id, user, self.language)
+        else:
+            snap = await _db(_render)(self.table_id, user, self.language, hint)
         await self.deliver(snap, force=force)
 
     async def deliver(self, snap: dict[str, Any] | None, force: bool = False, held: bool = False) -> None:
@@ -504,6 +545,12 @@ class _Fanout:
             for consumer in list(watched.consumers):
                 self._spawn(consumer.access_changed(message))
             return
+        if kind == "table.chat":
+            line = message.get("line")
+            if isinstance(line, dict):
+                for consumer in list(watched.consumers):
+                    self._spawn(consumer.chat_line(line))
+            return
         version = message.get("version")
         if kind != "table.changed" or not isinstance(version, int) or isinstance(version, bool):
             return
@@ -599,6 +646,23 @@ def _render(table_id: int, user: Any, language: str, hint: int | None = None,
             hand_only: bool = False) -> dict[str, Any] | None:
     with translation.override(language):
         return selectors.table_snapshot(table_id=table_id, user=user, version_hint=hint, hand_only=hand_only)
+
+
+def _render_with_chat(table_id: int, user: Any, language: str) -> dict[str, Any] | None:
+    """A viewer's first picture, with the chat's last lines (who may write is on the page)."""
+    from tables import chat
+
+    snap = _render(table_id, user, language)
+    if snap is None:
+        return None
+    return dict(snap, chat={"lines": chat.recent(table_id=table_id)})
+
+
+def _chat_post(table_id: int, user: Any, text: Any, language: str) -> dict[str, Any]:
+    from tables import chat
+
+    with translation.override(language):
+        return chat.post(table_id=table_id, user=user, text=text)
 
 
 def _query_param(scope: dict[str, Any], name: str) -> str:

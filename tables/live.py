@@ -336,6 +336,11 @@ def broadcast_table_changed(table_id: int, version: int, *, hand_only: bool = Fa
     _send_table(table_id, message)
 
 
+def broadcast_table_chat(table_id: int, line: dict[str, Any]) -> None:
+    """A new chat line at the table (``tables.chat``): every socket watching it is sent it."""
+    _send_table(table_id, {"type": "table.chat", "table_id": table_id, "line": line})
+
+
 def broadcast_access_changed(table_id: int, user_id: int, ended_session: str | None = None) -> None:
     """Someone may no longer watch this table (they left or were removed from its club): their
     open sockets check again, and close if so. ``ended_session``: they logged out of that

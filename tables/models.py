@@ -188,3 +188,23 @@ class UnitsEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id} {self.amount} in hand {self.hand_id}"
+
+
+class ChatLine(models.Model):
+    """One line of a table's chat (``tables.chat``): who wrote it, as they were named then, and
+    what. Chat is not part of the table's state: it has no version and changes no hand."""
+
+    MAX_CHARS = 200
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="chat_lines")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+")
+    name = models.CharField(max_length=40)
+    text = models.CharField(max_length=MAX_CHARS)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["table", "id"]
+        indexes = [models.Index(fields=["table", "-id"])]
+
+    def __str__(self) -> str:
+        return f"{self.name}: {self.text[:40]}"

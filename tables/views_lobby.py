@@ -228,6 +228,9 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
     context["ws_url"] = f"/ws/tables/{table.id}/"
     context["messages_inline"] = True  # table.html shows sit/leave messages next to the seats
     context.update(_buy_in_context(request, table))
+    from tables import chat
+
+    context["chat_may_write"] = chat.may_write(table=table, user=request.user)
     if table.club_id is not None:
         context.update(_club_context(request, table))
     elif not table.is_public and request.user.is_authenticated and table.created_by_id == request.user.pk:

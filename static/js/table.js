@@ -27,7 +27,10 @@
     socket.onmessage = function (ev) {
       var msg;
       try { msg = JSON.parse(ev.data); } catch (e) { return; }
-      if (msg.type === "state") applyState(msg);
+      if (msg.type === "state") {
+        applyState(msg);
+        if (msg.chat) addChat(msg.chat.lines, true);
+      } else if (msg.type === "chat") addChat(msg.lines, false);
       else if (msg.type === "error") showToast(msg.message);
     };
     socket.onclose = function () {
@@ -86,14 +89,16 @@
   document.addEventListener("visibilitychange", markTheTab);
 
   function send(obj) {
-    if (!socket || socket.readyState !== 1) { showToast(app.getAttribute("data-offline-text") || "Reconnecting…"); return; }
+    if (!socket || socket.readyState !== 1) { showToast(app.getAttribute("data-offline-text") || "Reconnecting…"); return false; }
     obj.version = version;
     socket.send(JSON.stringify(obj));
+    return true;
   }
 
-  function showToast(text) {
+  function showToast(text, chat) {
     if (!toast) return;
     toast.textContent = text;
+    toast.classList.toggle("toast--chat", !!chat);
     toast.hidden = false;
     clearTimeout(showToast.timer);
     showToast.timer = setTimeout(function () { toast.hidden = true; }, 4000);
@@ -210,6 +215,68 @@
       send({ action: "swap", cards: [from, card.getAttribute("data-swap")] });
     }
   });
+
+  // The table's chat: lines arrive as data and go on the page as text (never as markup). The
+  // first picture after a (re)connect carries the last lines; each new line comes on its own.
+  // Lines are kept by id, so a line that comes both ways shows once, in order.
+  var chatBox = document.getElementById("table-chat");
+  var chatList = chatBox && chatBox.querySelector("[data-chat-lines]");
+  var chatLines = {};
+  var me = chatBox ? chatBox.getAttribute("data-me") : "";
+
+  function addChat(lines, history) {
+    if (!chatList || !Array.isArray(lines)) return;
+    var fresh = [];
+    for (var i = 0; i < lines.length; i++) {
+      var line = lines[i];
+      if (!line || typeof line.id !== "number" || chatLines[line.id]) continue;
+      var li = document.createElement("li");
+      li.className = "chat__line" + (String(line.user_id) === me ? " chat__line--mine" : "");
+      li.setAttribute("data-id", String(line.id));
+      var who = document.createElement("bdi");
+      who.className = "chat__name";
+      who.textContent = String(line.name || "");
+      var text = document.createElement("span");
+      text.className = "chat__text";
+      text.setAttribute("dir", "auto");
+      text.textContent = String(line.text || "");
+      li.appendChild(who);
+      li.appendChild(document.createTextNode(" "));
+      li.appendChild(text);
+      chatLines[line.id] = li;
+      var after = null;  // the first line with a larger id: the new one goes before it
+      for (var n = chatList.lastElementChild; n; n = n.previousElementSibling) {
+        if (parseInt(n.getAttribute("data-id"), 10) > line.id) after = n; else break;
+      }
+      chatList.insertBefore(li, after);
+      if (!history) fresh.push(line);
+    }
+    while (chatList.children.length > 100) {
+      delete chatLines[chatList.firstElementChild.getAttribute("data-id")];
+      chatList.removeChild(chatList.firstElementChild);
+    }
+    var empty = chatBox.querySelector("[data-chat-empty]");
+    if (empty) empty.hidden = chatList.children.length > 0;
+    chatList.scrollTop = chatList.scrollHeight;
+    // Someone else's new line while the chat is out of sight (a phone, scrolled to the table):
+    // shown for a moment, as the table's messages are.
+    var box = chatList.getBoundingClientRect();
+    var inSight = box.top < window.innerHeight && box.bottom > 0;
+    for (var k = 0; k < fresh.length; k++) {
+      if (String(fresh[k].user_id) !== me && !inSight) showToast(fresh[k].name + ": " + fresh[k].text, true);
+    }
+  }
+
+  var chatForm = chatBox && chatBox.querySelector("[data-chat-form]");
+  if (chatForm) {
+    chatForm.addEventListener("submit", function (ev) {
+      ev.preventDefault();
+      var input = chatForm.querySelector("input[name=text]");
+      var text = (input.value || "").trim();
+      if (!text) return;
+      if (send({ action: "chat", text: text })) input.value = "";
+    });
+  }
 
   // Desktop shortcuts: the key is shown on each button (data-key).
   document.addEventListener("keydown", function (ev) {

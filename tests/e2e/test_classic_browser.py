@@ -170,3 +170,50 @@ def test_a_full_hand_in_each_layout(browser: Any, classic_server: str, screensho
         assert seen["sized"], "a no-limit bet was sized with the amount box and the Pot preset"
     for page in pages:
         page.context.close()
+
+
+def test_players_chat_at_the_table(browser: Any, classic_server: str, screenshot: Any) -> None:
+    """Two players write to each other in the table's chat: each line shows on both pages, as
+    text (markup typed in stays text), and a phone player who is looking at the table is shown
+    the other's line for a moment."""
+    tag = uuid.uuid4().hex[:5]
+    pages = [_sign_up(browser, classic_server, f"{n}{tag}", size) for n, size in (("kim", PHONE), ("lou", DESKTOP))]
+    url = _open_table(pages[1], classic_server, "NT", f"chat {tag}")
+    for page in pages:
+        if page.url != url:
+            page.goto(url)
+        page.click("form.sit button")
+        page.wait_for_load_state()
+    for page in pages:
+        page.wait_for_selector(".family-flop", timeout=15_000)
+        assert page.locator("[data-chat-form]").count() == 1
+    phone, desk = pages
+    desk.fill("[data-chat-form] input[name=text]", "hi <b>kim</b>, good luck")
+    desk.click("[data-chat-form] button[type=submit]")
+    for page in pages:
+        page.wait_for_selector('.chat__line:has-text("good luck")', timeout=10_000)
+        line = page.locator(".chat__line").last
+        assert line.locator(".chat__text").inner_text() == "hi <b>kim</b>, good luck"
+        assert line.locator("b").count() == 0  # drawn as text, never as markup
+        assert line.locator(".chat__name").inner_text().lower() == f"lou{tag}"  # the display name
+    assert desk.locator("[data-chat-form] input[name=text]").input_value() == ""  # sent, so cleared
+    assert desk.locator(".chat__line--mine").count() == 1 and phone.locator(".chat__line--mine").count() == 0
+    # The phone player is looking at the table, the chat out of sight below it: a new line from
+    # the other player is shown for a moment.
+    phone.evaluate("() => window.scrollTo(0, 0)")
+    out_of_sight = phone.evaluate(
+        "() => document.querySelector('[data-chat-lines]').getBoundingClientRect().top > window.innerHeight")
+    desk.fill("[data-chat-form] input[name=text]", "your turn")
+    desk.press("[data-chat-form] input[name=text]", "Enter")
+    phone.wait_for_selector('.chat__line:has-text("your turn")', timeout=10_000)
+    if out_of_sight:
+        assert "your turn" in phone.locator("#table-toast").inner_text()
+    phone.fill("[data-chat-form] input[name=text]", "ty")
+    phone.press("[data-chat-form] input[name=text]", "Enter")
+    desk.wait_for_selector('.chat__line:has-text("ty")', timeout=10_000)
+    assert desk.locator(".chat__line").count() == 3
+    phone.locator("#table-chat").scroll_into_view_if_needed()
+    screenshot(phone, "chat-phone")
+    screenshot(desk, "chat-desktop")
+    for page in pages:
+        page.context.close()

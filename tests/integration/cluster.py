@@ -493,6 +493,7 @@ class Viewer:
         self.arrivals: dict[int, float] = {}  # version -> time.time() it first arrived
         self.versions: list[int] = []  # every state version received, in order
         self.errors: list[dict[str, Any]] = []
+        self.chat: list[dict[str, Any]] = []  # the table chat's lines, as they came
         self.changed = asyncio.Event()
         self.ws: Any = None
         self._reader: asyncio.Task[None] | None = None
@@ -525,6 +526,8 @@ class Viewer:
                 elif msg.get("type") == "error":
                     msg["at"] = now
                     self.errors.append(msg)
+                elif msg.get("type") == "chat":
+                    self.chat.extend(msg.get("lines") or [])
                 self.on_message(msg, now)
                 self.changed.set()
         except ConnectionClosed:

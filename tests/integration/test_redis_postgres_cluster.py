@@ -76,6 +76,52 @@ def test_a_table_waiting_on_a_lock_holds_up_no_other_table(cluster: tuple[Cluste
         raise
 
 
+def test_a_chat_line_reaches_the_table_on_both_processes(cluster: tuple[Cluster, int, int]) -> None:
+    """A chat line written through one Daphne process reaches the players and a spectator on the
+    other (the line goes over Redis like the table's versions) and is kept in PostgreSQL."""
+    c, port_a, port_b = cluster
+    seed = c.control("seed", tables=1, players=3, prefix="chat")
+    try:
+        asyncio.run(_chat_scenario(seed, port_a, port_b))
+    except BaseException:
+        print(c.logs())
+        raise
+
+
+async def _chat_scenario(seed: dict[str, Any], port_a: int, port_b: int) -> None:
+    table = seed["tables"][0]
+    writer, reader = (
+        Viewer(port=port, table_id=table["id"], cookie=p["cookie"], cookie_name=seed["cookie_name"],
+               label=f"{p['username']}@{port}")
+        for port, p in ((port_a, table["players"][0]), (port_b, table["players"][1]))
+    )
+    spectator = Viewer(port=port_b, table_id=table["id"], label="spectator@B")
+    viewers = [writer, reader, spectator]
+    try:
+        for v in viewers:
+            await v.connect()
+        await asyncio.gather(*(v.wait_version(0, STEP_TIMEOUT) for v in viewers))
+        await writer.send("chat", text="good luck, table")
+
+        async def line_arrived(v: Viewer) -> None:
+            deadline = time.monotonic() + STEP_TIMEOUT
+            while not any(line["text"] == "good luck, table" for line in v.chat):
+                assert time.monotonic() < deadline, f"{v.label}: the chat line did not arrive ({v.chat})"
+                await asyncio.sleep(0.05)
+
+        await asyncio.gather(*(line_arrived(v) for v in viewers))
+        line = next(line for line in reader.chat if line["text"] == "good luck, table")
+        assert line["name"] == table["players"][0]["username"]
+        # Kept: a socket opened now is given it with its first picture.
+        late = await Viewer(port=port_a, table_id=table["id"], label="late@A").connect()
+        viewers.append(late)
+        first = await late.wait_version(0, STEP_TIMEOUT)
+        assert [x["text"] for x in first["chat"]["lines"]] == ["good luck, table"]
+    finally:
+        for v in viewers:
+            await v.close()
+
+
 async def _control(cluster: Cluster, cmd: str, **kwargs: Any) -> Any:
     # The control process answers on a pipe: don't block the loop the websocket readers run on.
     return await asyncio.to_thread(cluster.control, cmd, **kwargs)

@@ -1,0 +1,102 @@
+"""A table's chat: short lines from the people at the table, sent to everyone watching it.
+
+Who may write: anyone logged in who may watch the table, except at a public table, where only
+the players seated there may (strangers watching a public game read along but do not talk to
+its players). A line is plain text, 1 to ``ChatLine.MAX_CHARS`` characters after control
+characters are taken out; the browser puts it on the page as text, never as markup.
+
+Chat is kept apart from the table's state: a line has no table version, changes no hand, and a
+refused line changes nothing. Lines are kept (the last ``HISTORY`` are sent to a socket when it
+connects) and each new one is sent to every socket watching the table, through the same fan-out
+as the table's versions (``tables.consumers``).
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from typing import Any
+
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from tables.models import ChatLine, Seat, Table
+
+HISTORY = 30
+
+
+class ChatError(ValueError):
+    """A line that cannot be sent; the message says why, in the writer's language."""
+
+
+def clean_text(raw: Any) -> str:
+    """The text of a line as it is kept: control and format characters out (a line break becomes
+    a space; a right-to-left override cannot turn the next line around), runs of spaces made one,
+    trimmed. Raises :class:`ChatError` for anything but a string of 1 to MAX_CHARS characters."""
+    if not isinstance(raw, str):
+        raise ChatError(_("A chat line is text."))
+    kept = []
+    for ch in raw[: ChatLine.MAX_CHARS * 4]:
+        category = unicodedata.category(ch)
+        if category in ("Cc", "Zl", "Zp"):
+            kept.append(" ")
+        elif category in ("Cf", "Cs", "Co", "Cn") and ch != "\u200d":  # keep the emoji joiner
+            continue
+        else:
+            kept.append(ch)
+    text = " ".join("".join(kept).split())
+    if not text:
+        raise ChatError(_("Write something first."))
+    if len(text) > ChatLine.MAX_CHARS or len(raw) > ChatLine.MAX_CHARS * 4:
+        raise ChatError(_("A chat line is at most %(n)s characters.") % {"n": ChatLine.MAX_CHARS})
+    return text
+
+
+def may_write(*, table: Table, user: Any) -> bool:
+    """Whether ``user`` (who may watch ``table``) may write in its chat."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return False
+    if table.club_id is not None:  # a club's members (one just removed may still hold a socket)
+        from club.selectors import is_member
+
+        return bool(is_member(club_id=table.club_id, user=user))
+    if not table.is_public:  # its invite link or a seat let them watch (checked at connect)
+        return True
+    return Seat.objects.filter(table=table, user=user).exists()
+
+
+def post(*, table_id: int, user: Any, text: Any) -> dict[str, Any]:
+    """Keep one line from ``user`` at the table and send it to every socket watching the table
+    once it is saved. The caller has checked that ``user`` may watch the table. Returns the line
+    as sent (``line_dict``)."""
+    from tables.selectors import _display_name
+
+    cleaned = clean_text(text)
+    table = Table.objects.filter(id=table_id).first()
+    if table is None:
+        raise ChatError(_("No such table."))
+    if not may_write(table=table, user=user):
+        if table.club_id is not None:
+            raise ChatError(_("Only members of this club can do that."))
+        raise ChatError(_("Only the players seated at a public table write in its chat."))
+    with transaction.atomic():
+        line = ChatLine.objects.create(table=table, user=user, name=_display_name(user), text=cleaned)
+        out = line_dict(line)
+        transaction.on_commit(lambda: _broadcast(table_id, out))
+    return out
+
+
+def recent(*, table_id: int) -> list[dict[str, Any]]:
+    """The table's last ``HISTORY`` lines, oldest first."""
+    lines = list(ChatLine.objects.filter(table_id=table_id).order_by("-id")[:HISTORY])
+    return [line_dict(line) for line in reversed(lines)]
+
+
+def line_dict(line: ChatLine) -> dict[str, Any]:
+    return {"id": line.pk, "user_id": line.user_id, "name": line.name, "text": line.text,
+            "at": line.created.isoformat() if line.created else None}
+
+
+def _broadcast(table_id: int, line: dict[str, Any]) -> None:
+    from tables.live import broadcast_table_chat
+
+    broadcast_table_chat(table_id, line)

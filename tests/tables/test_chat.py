@@ -1,0 +1,222 @@
+"""The table's chat: who may write, what a line may hold, and every socket at the table gets it."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.test import Client
+
+from config.asgi import application
+from tables import chat, consumers
+from tables.models import ChatLine, Table
+from tests.tables.helpers import make_user, seated_table
+from tests.tables.test_consumers import _connect, _next_state
+
+pytestmark = [pytest.mark.django_db(transaction=True)]
+
+
+# -- The text of a line ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("raw", "kept"),
+    [
+        ("nice hand", "nice hand"),
+        ("  two   spaces\tand a tab ", "two spaces and a tab"),
+        ("line one\nline two", "line one line two"),
+        ("יד יפה!", "יד יפה!"),
+        ("хорошая рука", "хорошая рука"),
+        ("\u202egnirts desrever", "gnirts desrever"),  # no right-to-left override
+        ("a\x00b\x07c", "a b c"),
+        ("<script>alert(1)</script>", "<script>alert(1)</script>"),  # kept as text; drawn as text
+        ("👨\u200d👩\u200d👧", "👨\u200d👩\u200d👧"),  # a family emoji keeps its joiners
+        ("x" * 200, "x" * 200),
+    ],
+)
+def test_a_line_is_cleaned_to_plain_text(raw: str, kept: str) -> None:
+    assert chat.clean_text(raw) == kept
+
+
+@pytest.mark.parametrize("raw", ["", "   ", "\n\t", "\u202e", None, 42, ["hi"], {"text": "hi"}, "x" * 201, "y" * 5000])
+def test_a_line_that_is_not_1_to_200_characters_of_text_is_refused(raw: Any) -> None:
+    with pytest.raises(chat.ChatError):
+        chat.clean_text(raw)
+
+
+# -- Who may write ---------------------------------------------------------------------------
+
+
+def test_at_a_public_table_only_its_seated_players_write() -> None:
+    table, players = seated_table(n=2)
+    stranger = make_user("rail")
+    assert chat.may_write(table=table, user=players[0])
+    assert not chat.may_write(table=table, user=stranger)
+    with pytest.raises(chat.ChatError):
+        chat.post(table_id=table.id, user=stranger, text="hello")
+    assert not ChatLine.objects.filter(table=table).exists()
+
+
+def test_at_a_private_table_anyone_logged_in_who_may_watch_writes() -> None:
+    table, players = seated_table(n=2, is_public=False)
+    friend = make_user("friend")  # reached the table through its invite link (checked at connect)
+    assert chat.may_write(table=table, user=friend)
+    assert not chat.may_write(table=table, user=None)
+
+
+def test_at_a_club_table_its_members_write_and_nobody_else() -> None:
+    from club import services as club_services
+    from tables import services
+    from tests.club.helpers import club_with_people
+
+    p = club_with_people("chat")
+    table = services.table_create(creator=p.host, name="Back room", small_blind=100, big_blind=200, club=p.club)
+    for who in (p.owner, p.host, p.member):
+        assert chat.may_write(table=table, user=who)
+    assert not chat.may_write(table=table, user=p.outsider)
+    chat.post(table_id=table.id, user=p.member, text="deal me in")
+    # Removed from the club: a socket still open for a moment cannot write any more.
+    club_services.club_remove_member(club=p.club, by=p.owner, user=p.member)
+    with pytest.raises(chat.ChatError):
+        chat.post(table_id=table.id, user=p.member, text="one more")
+    assert [line["text"] for line in chat.recent(table_id=table.id)] == ["deal me in"]
+
+
+def test_lines_are_kept_and_the_last_thirty_come_back_oldest_first() -> None:
+    table, players = seated_table(n=2)
+    for n in range(chat.HISTORY + 5):
+        chat.post(table_id=table.id, user=players[n % 2], text=f"line {n}")
+    lines = chat.recent(table_id=table.id)
+    assert [line["text"] for line in lines] == [f"line {n}" for n in range(5, chat.HISTORY + 5)]
+    assert lines[0]["name"] == players[1].username and lines[1]["name"] == players[0].username
+    assert ChatLine.objects.filter(table=table).count() == chat.HISTORY + 5
+
+
+def test_a_line_changes_nothing_at_the_table() -> None:
+    table, players = seated_table(n=2)
+    before = Table.objects.get(id=table.id).version
+    chat.post(table_id=table.id, user=players[0], text="gl")
+    assert Table.objects.get(id=table.id).version == before
+
+
+# -- Over the socket -------------------------------------------------------------------------
+
+
+async def _chat_messages(comm: WebsocketCommunicator, want: int = 1, timeout: float = 5) -> list[dict[str, Any]]:
+    """The next ``want`` chat messages (others are skipped), or fail after ``timeout``."""
+    out: list[dict[str, Any]] = []
+    while len(out) < want:
+        msg = json.loads(await comm.receive_from(timeout=timeout))
+        if msg["type"] == "chat":
+            out.append(msg)
+    return out
+
+
+async def _errors(comm: WebsocketCommunicator, timeout: float = 5) -> str:
+    while True:
+        msg = json.loads(await comm.receive_from(timeout=timeout))
+        if msg["type"] == "error":
+            return str(msg["message"])
+
+
+async def test_a_line_reaches_every_socket_at_the_table_and_a_new_one_gets_the_history() -> None:
+    table, players = await database_sync_to_async(seated_table)(n=2)
+    a = await _connect(table.id, players[0])
+    b = await _connect(table.id, players[1])
+    watcher = WebsocketCommunicator(application, f"/ws/tables/{table.id}/", headers=[(b"origin", b"http://testserver")])
+    assert (await watcher.connect())[0]
+    for comm in (a, b, watcher):
+        first = await _next_state(comm)
+        assert first["chat"] == {"lines": []}  # the first picture carries the history
+    await a.send_to(text_data=json.dumps({"action": "chat", "text": "  good luck <b>all</b>  ", "version": 0}))
+    for comm in (a, b, watcher):
+        (msg,) = await _chat_messages(comm)
+        (line,) = msg["lines"]
+        assert line["text"] == "good luck <b>all</b>"  # plain text, drawn as text by the page
+        assert line["name"] == players[0].username and line["user_id"] == players[0].pk
+    # A socket that connects later is given the line with its first picture; later pictures
+    # (a table version) carry no history.
+    late = await _connect(table.id, players[1])
+    first = await _next_state(late)
+    assert [line["text"] for line in first["chat"]["lines"]] == ["good luck <b>all</b>"]
+    for comm in (a, b, watcher, late):
+        await comm.disconnect()
+
+
+async def test_a_refused_line_is_told_why_and_kept_nowhere() -> None:
+    table, players = await database_sync_to_async(seated_table)(n=2)
+    stranger = await database_sync_to_async(make_user)("stranger")
+    seated = await _connect(table.id, players[0])
+    rail = await _connect(table.id, stranger)
+    anonymous = WebsocketCommunicator(application, f"/ws/tables/{table.id}/", headers=[(b"origin", b"http://testserver")])
+    assert (await anonymous.connect())[0]
+    for comm in (seated, rail, anonymous):
+        await _next_state(comm)
+    await rail.send_to(text_data=json.dumps({"action": "chat", "text": "hi all"}))
+    assert "seated" in await _errors(rail)
+    await anonymous.send_to(text_data=json.dumps({"action": "chat", "text": "hi all"}))
+    assert "Log in" in await _errors(anonymous)
+    for bad in ("", "x" * 201, 17, None, ["hi"]):
+        await seated.send_to(text_data=json.dumps({"action": "chat", "text": bad}))
+        assert await _errors(seated)
+    assert not await database_sync_to_async(ChatLine.objects.filter(table=table).exists)()
+    # Nobody was sent a line.
+    for comm in (seated, rail, anonymous):
+        while not await comm.receive_nothing(timeout=0.2):
+            assert json.loads(await comm.receive_from())["type"] != "chat"
+        await comm.disconnect()
+
+
+async def test_chat_is_rate_limited_apart_from_the_table(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(consumers, "CHAT_REFILL_PER_S", 0.0)  # no refill during the test
+    table, players = await database_sync_to_async(seated_table)(n=2)
+    comm = await _connect(table.id, players[0])
+    await _next_state(comm)
+    for n in range(consumers.CHAT_CAPACITY + 2):
+        await comm.send_to(text_data=json.dumps({"action": "chat", "text": f"spam {n}"}))
+    seen, told = [], []
+    while not await comm.receive_nothing(timeout=0.5):
+        msg = json.loads(await comm.receive_from())
+        if msg["type"] == "chat":
+            seen += [line["text"] for line in msg["lines"]]
+        elif msg["type"] == "error":
+            told.append(msg["message"])
+    assert seen == [f"spam {n}" for n in range(consumers.CHAT_CAPACITY)]
+    assert len(told) == 2 and all("two seconds" in m for m in told)
+    kept = await database_sync_to_async(ChatLine.objects.filter(table=table).count)()
+    assert kept == consumers.CHAT_CAPACITY
+    await comm.disconnect()
+
+
+async def test_a_line_in_the_players_language_when_refused() -> None:
+    table, players = await database_sync_to_async(seated_table)(n=2)
+    headers = [(b"origin", b"http://testserver"), (b"host", b"testserver"), (b"accept-language", b"ru")]
+    from tests.tables.test_consumers import _cookie_for
+
+    headers.append((b"cookie", await database_sync_to_async(_cookie_for)(players[0])))
+    comm = WebsocketCommunicator(application, f"/ws/tables/{table.id}/", headers=headers)
+    assert (await comm.connect())[0]
+    await _next_state(comm)
+    await comm.send_to(text_data=json.dumps({"action": "chat", "text": "   "}))
+    assert await _errors(comm) == "Сначала напишите что-нибудь."
+    await comm.disconnect()
+
+
+# -- The page ---------------------------------------------------------------------------------
+
+
+def test_the_page_offers_the_chat_box_to_those_who_may_write() -> None:
+    table, players = seated_table(n=2)
+    player, stranger = Client(), Client()
+    player.force_login(players[0])
+    stranger.force_login(make_user("onlooker"))
+    page = player.get(f"/tables/{table.id}/").content.decode()
+    assert 'data-chat-form' in page and 'maxlength="200"' in page
+    page = stranger.get(f"/tables/{table.id}/").content.decode()
+    assert 'id="table-chat"' in page and "data-chat-form" not in page
+    assert "only its seated players write" in page
+    page = Client().get(f"/tables/{table.id}/").content.decode()
+    assert "data-chat-form" not in page and "Log in to write in the chat." in page
