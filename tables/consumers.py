@@ -189,8 +189,12 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def chat_line(self, line: dict[str, Any]) -> None:
         # Before the socket is accepted nothing is sent: the line is in the history its first
         # picture carries (read after the accept).
-        if getattr(self, "_accepted", False):
+        if not getattr(self, "_accepted", False):
+            return
+        try:
             await self.send(text_data=json.dumps({"type": "chat", "lines": [line]}))
+        except Exception:  # the socket is closing: its page gets the line with its next history
+            log.debug("table %s: a chat line could not be sent", self.table_id, exc_info=True)
 
     async def access_changed(self, event: dict[str, Any]) -> None:
         """A member left or was removed from the table's club: if that is this viewer, the
@@ -217,6 +221,10 @@ class TableConsumer(AsyncWebsocketConsumer):
         user = self.scope.get("user")
         if chat:
             snap = await _db(_render_with_chat)(self.table_id, user, self.language)
+            if snap is not None and snap["version"] <= self.last_version:
+                # The fan-out sent a later picture meanwhile: the history comes on its own.
+                await self.send(text_data=json.dumps({"type": "chat", "lines": snap["chat"]["lines"]}))
+                return
         else:
             snap = await _db(_render)(self.table_id, user, self.language, hint)
         await self.deliver(snap, force=force)

@@ -220,3 +220,28 @@ def test_the_page_offers_the_chat_box_to_those_who_may_write() -> None:
     assert "only its seated players write" in page
     page = Client().get(f"/tables/{table.id}/").content.decode()
     assert "data-chat-form" not in page and "Log in to write in the chat." in page
+
+
+async def test_the_history_still_comes_when_a_later_picture_went_first() -> None:
+    """A socket joins the table's fan-out before its first picture is drawn: when the table moves
+    meanwhile, the fan-out's picture of the later version goes first and the first picture (an
+    older version) is not sent; its chat history then comes on its own."""
+    table, players = await database_sync_to_async(seated_table)(n=2)
+    await database_sync_to_async(chat.post)(table_id=table.id, user=players[0], text="gg")
+    consumer = consumers.TableConsumer()
+    consumer.table_id, consumer.language = table.id, "en"
+    consumer.scope = {"user": players[1]}
+    consumer._acting, consumer._held = False, None
+    sent: list[dict[str, Any]] = []
+
+    async def send(text_data: str) -> None:
+        sent.append(json.loads(text_data))
+
+    consumer.send = send  # type: ignore[method-assign]
+    consumer.last_version = table.version + 5  # a later version was sent already
+    await consumer.send_snapshot(chat=True)
+    assert [m["type"] for m in sent] == ["chat"] and [x["text"] for x in sent[0]["lines"]] == ["gg"]
+    sent.clear()
+    consumer.last_version = -1  # nothing sent yet: one picture, carrying the history
+    await consumer.send_snapshot(chat=True)
+    assert [m["type"] for m in sent] == ["state"] and [x["text"] for x in sent[0]["chat"]["lines"]] == ["gg"]
