@@ -64,6 +64,36 @@ def may_write(*, table: Table, user: Any) -> bool:
     return Seat.objects.filter(table=table, user=user).exists()
 
 
+def moderates(*, table: Table, user: Any) -> bool:
+    """Whether ``user`` may take anyone's line out of the table's chat: a club table's hosts (and
+    its owner), a private table's creator. At a public table nobody but staff (in the admin)."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return False
+    if table.club_id is not None:
+        from club.selectors import membership_of
+
+        membership = membership_of(club=table.club_id, user=user)
+        return bool(membership is not None and membership.is_host)
+    return not table.is_public and table.created_by_id == user.pk
+
+
+def delete(*, table_id: int, user: Any, line_id: Any) -> int:
+    """Take one line out of the chat: one's own line, or any line for whoever ``moderates`` the
+    table; every socket watching the table is told to take it off the page. Returns its id."""
+    if not isinstance(line_id, int) or isinstance(line_id, bool):
+        raise ChatError(_("That chat line is not there any more."))
+    line = ChatLine.objects.filter(id=line_id, table_id=table_id).select_related("table").first()
+    if line is None:
+        raise ChatError(_("That chat line is not there any more."))
+    if user is None or not getattr(user, "is_authenticated", False) or (
+            line.user_id != user.pk and not moderates(table=line.table, user=user)):
+        raise ChatError(_("Only its writer or the table's host can take a chat line out."))
+    with transaction.atomic():
+        ChatLine.objects.filter(id=line_id).delete()
+        transaction.on_commit(lambda: _broadcast_deleted(table_id, line_id))
+    return line_id
+
+
 def post(*, table_id: int, user: Any, text: Any) -> dict[str, Any]:
     """Keep one line from ``user`` at the table and send it to every socket watching the table
     once it is saved. The caller has checked that ``user`` may watch the table. Returns the line
@@ -100,3 +130,9 @@ def _broadcast(table_id: int, line: dict[str, Any]) -> None:
     from tables.live import broadcast_table_chat
 
     broadcast_table_chat(table_id, line)
+
+
+def _broadcast_deleted(table_id: int, line_id: int) -> None:
+    from tables.live import broadcast_table_chat_deleted
+
+    broadcast_table_chat_deleted(table_id, line_id)

@@ -131,6 +131,15 @@ class TableConsumer(AsyncWebsocketConsumer):
         if action == "chat":
             await self.chat(user, message.get("text"))
             return
+        if action == "chat_delete":
+            try:
+                await _db(_chat_delete)(self.table_id, user, message.get("id"), self.language)
+            except ValueError as exc:  # chat.ChatError
+                await self.send_error(str(exc))
+            except Exception:
+                log.exception("table %s: could not take a chat line out", self.table_id)
+                await self.send_error(gettext_noop("The chat line could not be sent. Try again."), translate=True)
+            return
         if user is None or not user.is_authenticated:
             await self.send_error(gettext_noop("Log in to play."), translate=True)
             return
@@ -186,15 +195,17 @@ class TableConsumer(AsyncWebsocketConsumer):
             return
         self._chat_tokens -= 1
 
-    async def chat_line(self, line: dict[str, Any]) -> None:
-        # Before the socket is accepted nothing is sent: the line is in the history its first
-        # picture carries (read after the accept).
+    async def chat_line(self, message: dict[str, Any]) -> None:
+        """A chat line (``{"type": "chat", "lines": [line]}``) or one taken out (``{"type":
+        "chat_deleted", "id": N}``) for this socket's page."""
+        # Before the socket is accepted nothing is sent: the history its first picture carries
+        # is read after the accept.
         if not getattr(self, "_accepted", False):
             return
         try:
-            await self.send(text_data=json.dumps({"type": "chat", "lines": [line]}))
-        except Exception:  # the socket is closing: its page gets the line with its next history
-            log.debug("table %s: a chat line could not be sent", self.table_id, exc_info=True)
+            await self.send(text_data=json.dumps(message))
+        except Exception:  # the socket is closing: its page gets the chat with its next history
+            log.debug("table %s: a chat message could not be sent", self.table_id, exc_info=True)
 
     async def access_changed(self, event: dict[str, Any]) -> None:
         """A member left or was removed from the table's club: if that is this viewer, the
@@ -553,11 +564,16 @@ class _Fanout:
             for consumer in list(watched.consumers):
                 self._spawn(consumer.access_changed(message))
             return
-        if kind == "table.chat":
-            line = message.get("line")
-            if isinstance(line, dict):
-                for consumer in list(watched.consumers):
-                    self._spawn(consumer.chat_line(line))
+        if kind in ("table.chat", "table.chat_deleted"):
+            line, line_id = message.get("line"), message.get("id")
+            if kind == "table.chat" and isinstance(line, dict):
+                out: dict[str, Any] = {"type": "chat", "lines": [line]}
+            elif kind == "table.chat_deleted" and isinstance(line_id, int):
+                out = {"type": "chat_deleted", "id": line_id}
+            else:
+                return
+            for consumer in list(watched.consumers):
+                self._spawn(consumer.chat_line(out))
             return
         version = message.get("version")
         if kind != "table.changed" or not isinstance(version, int) or isinstance(version, bool):
@@ -671,6 +687,13 @@ def _chat_post(table_id: int, user: Any, text: Any, language: str) -> dict[str, 
 
     with translation.override(language):
         return chat.post(table_id=table_id, user=user, text=text)
+
+
+def _chat_delete(table_id: int, user: Any, line_id: Any, language: str) -> int:
+    from tables import chat
+
+    with translation.override(language):
+        return chat.delete(table_id=table_id, user=user, line_id=line_id)
 
 
 def _query_param(scope: dict[str, Any], name: str) -> str:

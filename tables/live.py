@@ -341,6 +341,11 @@ def broadcast_table_chat(table_id: int, line: dict[str, Any]) -> None:
     _send_table(table_id, {"type": "table.chat", "table_id": table_id, "line": line})
 
 
+def broadcast_table_chat_deleted(table_id: int, line_id: int) -> None:
+    """A chat line was taken out (``tables.chat.delete``): every socket watching takes it off."""
+    _send_table(table_id, {"type": "table.chat_deleted", "table_id": table_id, "id": line_id})
+
+
 def broadcast_access_changed(table_id: int, user_id: int, ended_session: str | None = None) -> None:
     """Someone may no longer watch this table (they left or were removed from its club): their
     open sockets check again, and close if so. ``ended_session``: they logged out of that

@@ -231,6 +231,7 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
     from tables import chat
 
     context["chat_may_write"] = chat.may_write(table=table, user=request.user)
+    context["chat_moderates"] = chat.moderates(table=table, user=request.user)
     if table.club_id is not None:
         context.update(_club_context(request, table))
     elif not table.is_public and request.user.is_authenticated and table.created_by_id == request.user.pk:

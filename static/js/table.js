@@ -31,6 +31,7 @@
         applyState(msg);
         if (msg.chat) addChat(msg.chat.lines, true);
       } else if (msg.type === "chat") addChat(msg.lines, false);
+      else if (msg.type === "chat_deleted") removeChat(msg.id);
       else if (msg.type === "error") showToast(msg.message);
     };
     socket.onclose = function () {
@@ -223,6 +224,7 @@
   var chatList = chatBox && chatBox.querySelector("[data-chat-lines]");
   var chatLines = {};
   var me = chatBox ? chatBox.getAttribute("data-me") : "";
+  var moderator = !!(chatBox && chatBox.hasAttribute("data-moderator"));
 
   function addChat(lines, history) {
     if (!chatList || !Array.isArray(lines)) return;
@@ -243,6 +245,16 @@
       li.appendChild(who);
       li.appendChild(document.createTextNode(" "));
       li.appendChild(text);
+      if (me && (String(line.user_id) === me || moderator)) {  // the server checks again
+        var del = document.createElement("button");
+        del.type = "button";
+        del.className = "chat__del";
+        del.setAttribute("data-chat-delete", String(line.id));
+        del.setAttribute("aria-label", chatBox.getAttribute("data-delete-label") || "Delete");
+        del.title = del.getAttribute("aria-label");
+        del.textContent = "\u00d7";
+        li.appendChild(del);
+      }
       chatLines[line.id] = li;
       var after = null;  // the first line with a larger id: the new one goes before it
       for (var n = chatList.lastElementChild; n; n = n.previousElementSibling) {
@@ -265,6 +277,24 @@
     for (var k = 0; k < fresh.length; k++) {
       if (String(fresh[k].user_id) !== me && !inSight) showToast(fresh[k].name + ": " + fresh[k].text, true);
     }
+  }
+
+  function removeChat(id) {
+    var li = chatLines[id];
+    if (!li) return;
+    delete chatLines[id];
+    if (li.parentNode) li.parentNode.removeChild(li);
+    var empty = chatBox.querySelector("[data-chat-empty]");
+    if (empty) empty.hidden = chatList.children.length > 0;
+  }
+
+  if (chatList) {
+    chatList.addEventListener("click", function (ev) {
+      var btn = ev.target.closest("[data-chat-delete]");
+      if (!btn) return;
+      ev.preventDefault();
+      send({ action: "chat_delete", id: parseInt(btn.getAttribute("data-chat-delete"), 10) });
+    });
   }
 
   var chatForm = chatBox && chatBox.querySelector("[data-chat-form]");

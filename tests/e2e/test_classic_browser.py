@@ -212,6 +212,12 @@ def test_players_chat_at_the_table(browser: Any, classic_server: str, screenshot
     phone.press("[data-chat-form] input[name=text]", "Enter")
     desk.wait_for_selector('.chat__line:has-text("ty")', timeout=10_000)
     assert desk.locator(".chat__line").count() == 3
+    # Each player may take their own lines out (a public table has no host to take others').
+    assert phone.locator("[data-chat-delete]").count() == 1 and desk.locator("[data-chat-delete]").count() == 2
+    desk.locator('.chat__line:has-text("your turn") [data-chat-delete]').click()
+    for page in pages:
+        page.wait_for_selector('.chat__line:has-text("your turn")', state="detached", timeout=10_000)
+        assert page.locator(".chat__line").count() == 2
     phone.locator("#table-chat").scroll_into_view_if_needed()
     screenshot(phone, "chat-phone")
     screenshot(desk, "chat-desktop")

@@ -215,6 +215,7 @@ def test_the_page_offers_the_chat_box_to_those_who_may_write() -> None:
     stranger.force_login(make_user("onlooker"))
     page = player.get(f"/tables/{table.id}/").content.decode()
     assert 'data-chat-form' in page and 'maxlength="200"' in page
+    assert "data-moderator" not in page  # a public table's players take out only their own lines
     page = stranger.get(f"/tables/{table.id}/").content.decode()
     assert 'id="table-chat"' in page and "data-chat-form" not in page
     assert "only its seated players write" in page
@@ -245,3 +246,85 @@ async def test_the_history_still_comes_when_a_later_picture_went_first() -> None
     consumer.last_version = -1  # nothing sent yet: one picture, carrying the history
     await consumer.send_snapshot(chat=True)
     assert [m["type"] for m in sent] == ["state"] and [x["text"] for x in sent[0]["chat"]["lines"]] == ["gg"]
+
+
+# -- Taking a line out -------------------------------------------------------------------------
+
+
+def test_a_line_is_taken_out_by_its_writer_or_the_tables_host_and_nobody_else() -> None:
+    from tables import services
+    from tests.club.helpers import club_with_people
+
+    p = club_with_people("del")
+    table = services.table_create(creator=p.host, name="Back room", small_blind=100, big_blind=200, club=p.club)
+    mine = chat.post(table_id=table.id, user=p.member, text="oops, wrong table")
+    theirs = chat.post(table_id=table.id, user=p.owner, text="welcome")
+    rude = chat.post(table_id=table.id, user=p.member, text="something rude")
+    assert chat.moderates(table=table, user=p.host) and chat.moderates(table=table, user=p.owner)
+    assert not chat.moderates(table=table, user=p.member) and not chat.moderates(table=table, user=p.outsider)
+    for who, line in ((p.member, theirs), (p.outsider, mine), (None, mine)):
+        with pytest.raises(chat.ChatError):
+            chat.delete(table_id=table.id, user=who, line_id=line["id"])
+    for bad in (None, "1", True, 10**9):
+        with pytest.raises(chat.ChatError):
+            chat.delete(table_id=table.id, user=p.host, line_id=bad)
+    assert chat.delete(table_id=table.id, user=p.member, line_id=mine["id"]) == mine["id"]  # one's own
+    assert chat.delete(table_id=table.id, user=p.host, line_id=rude["id"]) == rude["id"]  # the host
+    assert [line["text"] for line in chat.recent(table_id=table.id)] == ["welcome"]
+    # A line id of another table is not this table's to take out.
+    other, players = seated_table(n=2)
+    elsewhere = chat.post(table_id=other.id, user=players[0], text="hi")
+    with pytest.raises(chat.ChatError):
+        chat.delete(table_id=table.id, user=p.host, line_id=elsewhere["id"])
+    assert ChatLine.objects.filter(id=elsewhere["id"]).exists()
+
+
+def test_at_a_public_table_only_staff_take_others_lines_out() -> None:
+    table, players = seated_table(n=2)
+    line = chat.post(table_id=table.id, user=players[0], text="hello")
+    assert not chat.moderates(table=table, user=players[1])
+    with pytest.raises(chat.ChatError):
+        chat.delete(table_id=table.id, user=players[1], line_id=line["id"])
+    private, friends = seated_table(n=2, is_public=False)
+    creator = make_user("kitchen")
+    private.created_by = creator
+    private.save(update_fields=["created_by"])
+    assert chat.moderates(table=private, user=creator) and not chat.moderates(table=private, user=friends[0])
+
+
+async def test_a_line_taken_out_leaves_every_page() -> None:
+    table, players = await database_sync_to_async(seated_table)(n=2)
+    a = await _connect(table.id, players[0])
+    b = await _connect(table.id, players[1])
+    for comm in (a, b):
+        await _next_state(comm)
+    await a.send_to(text_data=json.dumps({"action": "chat", "text": "typo"}))
+    line_id = (await _chat_messages(b))[0]["lines"][0]["id"]
+    await _chat_messages(a)
+    await b.send_to(text_data=json.dumps({"action": "chat_delete", "id": line_id}))  # not b's line
+    assert "writer" in await _errors(b)
+    await a.send_to(text_data=json.dumps({"action": "chat_delete", "id": line_id}))
+    for comm in (a, b):
+        while True:
+            msg = json.loads(await comm.receive_from(timeout=5))
+            if msg["type"] == "chat_deleted":
+                assert msg["id"] == line_id
+                break
+    assert not await database_sync_to_async(ChatLine.objects.filter(id=line_id).exists)()
+    for comm in (a, b):
+        await comm.disconnect()
+
+
+def test_a_club_hosts_page_may_take_any_line_out_and_a_members_may_not() -> None:
+    from tables import services
+    from tests.club.helpers import club_with_people
+
+    p = club_with_people("page")
+    table = services.table_create(creator=p.host, name="Back room", small_blind=100, big_blind=200, club=p.club)
+    host, member = Client(), Client()
+    host.force_login(p.host)
+    member.force_login(p.member)
+    page = host.get(f"/tables/{table.id}/").content.decode()
+    assert "data-moderator" in page and "data-chat-form" in page
+    page = member.get(f"/tables/{table.id}/").content.decode()
+    assert "data-moderator" not in page and "data-chat-form" in page
