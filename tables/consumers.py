@@ -132,13 +132,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.chat(user, message.get("text"))
             return
         if action == "chat_delete":
-            try:
-                await _db(_chat_delete)(self.table_id, user, message.get("id"), self.language)
-            except ValueError as exc:  # chat.ChatError
-                await self.send_error(str(exc))
-            except Exception:
-                log.exception("table %s: could not take a chat line out", self.table_id)
-                await self.send_error(gettext_noop("The chat line could not be sent. Try again."), translate=True)
+            await self._chat_call("delete", user=user, line_id=message.get("id"))
             return
         if user is None or not user.is_authenticated:
             await self.send_error(gettext_noop("Log in to play."), translate=True)
@@ -184,16 +178,22 @@ class TableConsumer(AsyncWebsocketConsumer):
         if self._chat_tokens < 1:
             await self.send_error(gettext_noop("One chat line every two seconds, please."), translate=True)
             return
+        if await self._chat_call("post", user=user, text=text):
+            self._chat_tokens -= 1
+
+    async def _chat_call(self, name: str, **kwargs: Any) -> bool:
+        """``tables.chat.<name>`` for this table, in one hop to a thread; a refusal is told to
+        this socket in its language. True when it was done."""
         try:
-            await _db(_chat_post)(self.table_id, user, text, self.language)
+            await _db(_chat)(name, self.table_id, self.language, kwargs)
         except ValueError as exc:  # chat.ChatError
             await self.send_error(str(exc))
-            return
+            return False
         except Exception:
-            log.exception("table %s: could not keep a chat line", self.table_id)
+            log.exception("table %s: chat %s failed", self.table_id, name)
             await self.send_error(gettext_noop("The chat line could not be sent. Try again."), translate=True)
-            return
-        self._chat_tokens -= 1
+            return False
+        return True
 
     async def chat_line(self, message: dict[str, Any]) -> None:
         """A chat line (``{"type": "chat", "lines": [line]}``) or one taken out (``{"type":
@@ -682,18 +682,12 @@ def _render_with_chat(table_id: int, user: Any, language: str) -> dict[str, Any]
     return dict(snap, chat={"lines": chat.recent(table_id=table_id)})
 
 
-def _chat_post(table_id: int, user: Any, text: Any, language: str) -> dict[str, Any]:
+def _chat(name: str, table_id: int, language: str, kwargs: dict[str, Any]) -> Any:
+    """``tables.chat.post`` or ``.delete``, its refusals in the socket's language."""
     from tables import chat
 
     with translation.override(language):
-        return chat.post(table_id=table_id, user=user, text=text)
-
-
-def _chat_delete(table_id: int, user: Any, line_id: Any, language: str) -> int:
-    from tables import chat
-
-    with translation.override(language):
-        return chat.delete(table_id=table_id, user=user, line_id=line_id)
+        return getattr(chat, name)(table_id=table_id, **kwargs)
 
 
 def _query_param(scope: dict[str, Any], name: str) -> str:

@@ -24,7 +24,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from club import selectors as club_selectors
 from club.models import Profile
-from tables import hosting, selectors, services, stakes
+from tables import chat, hosting, selectors, services, stakes
 from tables.models import STAKES_LADDER, Seat, SeatRequest, Table
 
 INVITED_KEY = "invited_tables"
@@ -228,8 +228,6 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
     context["ws_url"] = f"/ws/tables/{table.id}/"
     context["messages_inline"] = True  # table.html shows sit/leave messages next to the seats
     context.update(_buy_in_context(request, table))
-    from tables import chat
-
     context["chat_may_write"] = chat.may_write(table=table, user=request.user)
     context["chat_moderates"] = chat.moderates(table=table, user=request.user)
     if table.club_id is not None:

@@ -267,8 +267,7 @@
       delete chatLines[chatList.firstElementChild.getAttribute("data-id")];
       chatList.removeChild(chatList.firstElementChild);
     }
-    var empty = chatBox.querySelector("[data-chat-empty]");
-    if (empty) empty.hidden = chatList.children.length > 0;
+    showChatEmpty();
     chatList.scrollTop = chatList.scrollHeight;
     // Someone else's new line while the chat is out of sight (a phone, scrolled to the table):
     // shown for a moment, as the table's messages are.
@@ -279,13 +278,17 @@
     }
   }
 
+  function showChatEmpty() {  // "Nobody has written anything yet." while the list is empty
+    var empty = chatBox.querySelector("[data-chat-empty]");
+    if (empty) empty.hidden = chatList.children.length > 0;
+  }
+
   function removeChat(id) {
     var li = chatLines[id];
     if (!li) return;
     delete chatLines[id];
     if (li.parentNode) li.parentNode.removeChild(li);
-    var empty = chatBox.querySelector("[data-chat-empty]");
-    if (empty) empty.hidden = chatList.children.length > 0;
+    showChatEmpty();
   }
 
   if (chatList) {

@@ -41,6 +41,15 @@ def _open_table(page: Any, base: str, game: str, name: str) -> str:
     return page.url
 
 
+def _sit_everyone(pages: list[Any], url: str) -> None:
+    """Each player opens the table (the one who opened it is there) and takes a seat."""
+    for page in pages:
+        if page.url != url:
+            page.goto(url)
+        page.click("form.sit button")
+        page.wait_for_load_state()
+
+
 def _digits(text: str) -> str:
     """An amount as drawn ("1,500", "1 500") back to its digits."""
     return re.sub(r"\D", "", text)
@@ -136,12 +145,7 @@ def _play_to_showdown(
 def test_a_full_hand_in_each_layout(browser: Any, classic_server: str, screenshot: Any, game: str, layout: str) -> None:
     tag = uuid.uuid4().hex[:5]
     pages = [_sign_up(browser, classic_server, f"{n}{tag}", size) for n, size in (("ivy", PHONE), ("joe", DESKTOP))]
-    url = _open_table(pages[1], classic_server, game, f"{game} {tag}")
-    for page in pages:
-        if page.url != url:
-            page.goto(url)
-        page.click("form.sit button")
-        page.wait_for_load_state()
+    _sit_everyone(pages, _open_table(pages[1], classic_server, game, f"{game} {tag}"))
     for page in pages:
         page.wait_for_selector(f".family-{layout}", timeout=15_000)
     screenshot(pages[0], f"{layout}-phone-start")
@@ -178,12 +182,7 @@ def test_players_chat_at_the_table(browser: Any, classic_server: str, screenshot
     the other's line for a moment."""
     tag = uuid.uuid4().hex[:5]
     pages = [_sign_up(browser, classic_server, f"{n}{tag}", size) for n, size in (("kim", PHONE), ("lou", DESKTOP))]
-    url = _open_table(pages[1], classic_server, "NT", f"chat {tag}")
-    for page in pages:
-        if page.url != url:
-            page.goto(url)
-        page.click("form.sit button")
-        page.wait_for_load_state()
+    _sit_everyone(pages, _open_table(pages[1], classic_server, "NT", f"chat {tag}"))
     for page in pages:
         page.wait_for_selector(".family-flop", timeout=15_000)
         assert page.locator("[data-chat-form]").count() == 1
