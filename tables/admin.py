@@ -7,9 +7,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from django.contrib import admin
+from django.db import transaction
 from django.http import HttpRequest
 
-from tables.models import ChatLine, Hand, Seat, SeatRequest, Table
+from tables.models import ChatLine, ChatMute, Hand, Seat, SeatRequest, Table
 
 
 class SeatInline(admin.TabularInline):
@@ -106,8 +107,9 @@ class SeatRequestAdmin(admin.ModelAdmin):
 
 @admin.register(ChatLine)
 class ChatLineAdmin(admin.ModelAdmin):
-    """A table's chat lines: staff read them and may delete an abusive one (pages that show it
-    already keep it until they reload); nobody writes or edits a line here."""
+    """A table's chat lines: staff read them and may delete an abusive one, which leaves every
+    page showing it at once, as a line taken out on the site does; nobody writes or edits a line
+    here."""
 
     list_display = ("table", "name", "text", "created")
     list_filter = ("table__club",)
@@ -119,3 +121,51 @@ class ChatLineAdmin(admin.ModelAdmin):
 
     def has_change_permission(self, request: HttpRequest, obj: ChatLine | None = None) -> bool:
         return False
+
+    def delete_model(self, request: HttpRequest, obj: ChatLine) -> None:
+        gone = (obj.table_id, obj.pk)
+        super().delete_model(request, obj)
+        transaction.on_commit(lambda: _chat_line_gone(*gone))
+
+    def delete_queryset(self, request: HttpRequest, queryset: Any) -> None:
+        gone = list(queryset.values_list("table_id", "id"))
+        super().delete_queryset(request, queryset)
+        transaction.on_commit(lambda: [_chat_line_gone(*g) for g in gone])
+
+
+def _chat_line_gone(table_id: int, line_id: int) -> None:
+    from tables.live import broadcast_table_chat_deleted
+
+    broadcast_table_chat_deleted(table_id, line_id)
+
+
+@admin.register(ChatMute)
+class ChatMuteAdmin(admin.ModelAdmin):
+    """Who a table's host muted in its chat. Staff may lift a mute here (the table's open pages
+    learn it at once); hosts mute and unmute at the table."""
+
+    list_display = ("table", "user", "by", "created")
+    search_fields = ("user__username", "table__name")
+    readonly_fields = ("table", "user", "by", "created")
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: ChatMute | None = None) -> bool:
+        return False
+
+    def delete_model(self, request: HttpRequest, obj: ChatMute) -> None:
+        change = (obj.table_id, {"user_id": obj.user_id, "muted": False})
+        super().delete_model(request, obj)
+        transaction.on_commit(lambda: _unmuted(*change))
+
+    def delete_queryset(self, request: HttpRequest, queryset: Any) -> None:
+        changes = [(t, {"user_id": u, "muted": False}) for t, u in queryset.values_list("table_id", "user_id")]
+        super().delete_queryset(request, queryset)
+        transaction.on_commit(lambda: [_unmuted(*c) for c in changes])
+
+
+def _unmuted(table_id: int, change: dict[str, Any]) -> None:
+    from tables.live import broadcast_table_chat_muted
+
+    broadcast_table_chat_muted(table_id, change)

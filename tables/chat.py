@@ -5,6 +5,9 @@ the players seated there may (strangers watching a public game read along but do
 its players). A line is plain text, 1 to ``ChatLine.MAX_CHARS`` characters after control
 characters are taken out; the browser puts it on the page as text, never as markup.
 
+Whoever moderates the table (``moderates``) may take any line out and mute anyone but another
+host: a muted person's lines stay, they write no new one at that table until unmuted.
+
 Chat is kept apart from the table's state: a line has no table version, changes no hand, and a
 refused line changes nothing. Lines are kept (the last ``HISTORY`` are sent to a socket when it
 connects) and each new one is sent to every socket watching the table, through the same fan-out
@@ -19,7 +22,7 @@ from typing import Any
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from tables.models import ChatLine, Seat, Table
+from tables.models import ChatLine, ChatMute, Seat, Table
 
 HISTORY = 30
 
@@ -77,6 +80,59 @@ def moderates(*, table: Table, user: Any) -> bool:
     return not table.is_public and table.created_by_id == user.pk
 
 
+def moderator_ids(*, table: Table) -> list[int]:
+    """The users who moderate ``table``'s chat (``moderates``), whom nobody mutes."""
+    if table.club_id is not None:
+        from club.models import Membership
+
+        return sorted(Membership.objects.filter(
+            club_id=table.club_id, active=True, role__in=(Membership.Role.OWNER, Membership.Role.HOST),
+        ).values_list("user_id", flat=True))
+    if not table.is_public and table.created_by_id is not None:
+        return [table.created_by_id]
+    return []
+
+
+def is_muted(*, table_id: int, user: Any) -> bool:
+    if user is None or not getattr(user, "is_authenticated", False):
+        return False
+    return ChatMute.objects.filter(table_id=table_id, user_id=user.pk).exists()
+
+
+def muted_ids(*, table_id: int) -> list[int]:
+    return sorted(ChatMute.objects.filter(table_id=table_id).values_list("user_id", flat=True))
+
+
+def mute(*, table_id: int, user: Any, target: Any, muted: Any) -> dict[str, Any]:
+    """Mute (``muted`` true) or unmute ``target`` (a user id) in the table's chat; only whoever
+    ``moderates`` the table, never themselves nor another host. Every socket watching the table
+    is told (``{"user_id", "muted"}``, which is also what this returns). Muting twice, or
+    unmuting someone who is not muted, changes nothing and is not an error."""
+    from django.contrib.auth import get_user_model
+
+    if not isinstance(target, int) or isinstance(target, bool) or not isinstance(muted, bool):
+        raise ChatError(_("That message could not be read."))
+    table = Table.objects.filter(id=table_id).first()
+    if table is None:
+        raise ChatError(_("No such table."))
+    if not moderates(table=table, user=user):
+        raise ChatError(_("Only the table's host can mute someone in its chat."))
+    if target == user.pk:
+        raise ChatError(_("You cannot mute yourself."))
+    if target in moderator_ids(table=table):
+        raise ChatError(_("A host of this table cannot be muted."))
+    if not get_user_model().objects.filter(pk=target).exists():
+        raise ChatError(_("No such player."))
+    with transaction.atomic():
+        if muted:
+            ChatMute.objects.get_or_create(table=table, user_id=target, defaults={"by": user})
+        else:
+            ChatMute.objects.filter(table=table, user_id=target).delete()
+        out = {"user_id": target, "muted": muted}
+        transaction.on_commit(lambda: _broadcast_muted(table_id, out))
+    return out
+
+
 def delete(*, table_id: int, user: Any, line_id: Any) -> int:
     """Take one line out of the chat: one's own line, or any line for whoever ``moderates`` the
     table; every socket watching the table is told to take it off the page. Returns its id."""
@@ -108,6 +164,8 @@ def post(*, table_id: int, user: Any, text: Any) -> dict[str, Any]:
         if table.club_id is not None:
             raise ChatError(_("Only members of this club can do that."))
         raise ChatError(_("Only the players seated at a public table write in its chat."))
+    if is_muted(table_id=table_id, user=user):
+        raise ChatError(_("A host has muted you in this table's chat."))
     with transaction.atomic():
         line = ChatLine.objects.create(table=table, user=user, name=_display_name(user), text=cleaned)
         out = line_dict(line)
@@ -130,6 +188,12 @@ def _broadcast(table_id: int, line: dict[str, Any]) -> None:
     from tables.live import broadcast_table_chat
 
     broadcast_table_chat(table_id, line)
+
+
+def _broadcast_muted(table_id: int, change: dict[str, Any]) -> None:
+    from tables.live import broadcast_table_chat_muted
+
+    broadcast_table_chat_muted(table_id, change)
 
 
 def _broadcast_deleted(table_id: int, line_id: int) -> None:

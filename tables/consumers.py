@@ -134,6 +134,12 @@ class TableConsumer(AsyncWebsocketConsumer):
         if action == "chat_delete":
             await self._chat_call("delete", user=user, line_id=message.get("id"))
             return
+        if action == "chat_mute":
+            if user is None or not user.is_authenticated:
+                await self.send_error(gettext_noop("Log in to write in the chat."), translate=True)
+                return
+            await self._chat_call("mute", user=user, target=message.get("user_id"), muted=message.get("muted"))
+            return
         if user is None or not user.is_authenticated:
             await self.send_error(gettext_noop("Log in to play."), translate=True)
             return
@@ -191,13 +197,17 @@ class TableConsumer(AsyncWebsocketConsumer):
             return False
         except Exception:
             log.exception("table %s: chat %s failed", self.table_id, name)
-            await self.send_error(gettext_noop("The chat line could not be sent. Try again."), translate=True)
+            if name == "post":
+                await self.send_error(gettext_noop("The chat line could not be sent. Try again."), translate=True)
+            else:
+                await self.send_error(gettext_noop("The chat could not do that just now. Try again."), translate=True)
             return False
         return True
 
     async def chat_line(self, message: dict[str, Any]) -> None:
-        """A chat line (``{"type": "chat", "lines": [line]}``) or one taken out (``{"type":
-        "chat_deleted", "id": N}``) for this socket's page."""
+        """A chat line (``{"type": "chat", "lines": [line]}``), one taken out (``{"type":
+        "chat_deleted", "id": N}``) or someone muted or unmuted (``{"type": "chat_muted",
+        "user_id", "muted"}``) for this socket's page."""
         # Before the socket is accepted nothing is sent: the history its first picture carries
         # is read after the accept.
         if not getattr(self, "_accepted", False):
@@ -234,7 +244,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             snap = await _db(_render_with_chat)(self.table_id, user, self.language)
             if snap is not None and snap["version"] <= self.last_version:
                 # The fan-out sent a later picture meanwhile: the history comes on its own.
-                await self.send(text_data=json.dumps({"type": "chat", "lines": snap["chat"]["lines"]}))
+                await self.send(text_data=json.dumps(dict(snap["chat"], type="chat")))
                 return
         else:
             snap = await _db(_render)(self.table_id, user, self.language, hint)
@@ -564,12 +574,14 @@ class _Fanout:
             for consumer in list(watched.consumers):
                 self._spawn(consumer.access_changed(message))
             return
-        if kind in ("table.chat", "table.chat_deleted"):
-            line, line_id = message.get("line"), message.get("id")
+        if kind in ("table.chat", "table.chat_deleted", "table.chat_muted"):
+            line, line_id, change = message.get("line"), message.get("id"), message.get("change")
             if kind == "table.chat" and isinstance(line, dict):
                 out: dict[str, Any] = {"type": "chat", "lines": [line]}
             elif kind == "table.chat_deleted" and isinstance(line_id, int):
                 out = {"type": "chat_deleted", "id": line_id}
+            elif kind == "table.chat_muted" and isinstance(change, dict):
+                out = {"type": "chat_muted", "user_id": change.get("user_id"), "muted": change.get("muted") is True}
             else:
                 return
             for consumer in list(watched.consumers):
@@ -679,11 +691,11 @@ def _render_with_chat(table_id: int, user: Any, language: str) -> dict[str, Any]
     snap = _render(table_id, user, language)
     if snap is None:
         return None
-    return dict(snap, chat={"lines": chat.recent(table_id=table_id)})
+    return dict(snap, chat={"lines": chat.recent(table_id=table_id), "muted": chat.muted_ids(table_id=table_id)})
 
 
 def _chat(name: str, table_id: int, language: str, kwargs: dict[str, Any]) -> Any:
-    """``tables.chat.post`` or ``.delete``, its refusals in the socket's language."""
+    """``tables.chat.post``, ``.delete`` or ``.mute``, its refusals in the socket's language."""
     from tables import chat
 
     with translation.override(language):

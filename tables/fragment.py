@@ -42,6 +42,7 @@ _MSGIDS = (
     gettext_noop("Your hand"), gettext_noop("split"), gettext_noop("low"), gettext_noop("high"),
     gettext_noop("Next hand in a moment…"), gettext_noop("The first hand is dealt in"),
     gettext_noop("Waiting for players. A hand starts when two players are seated and not on a break."),
+    gettext_noop("The host has paused this table. Play goes on when they resume it."),
     gettext_noop("Your actions"),
     gettext_noop("Tap a card, then another, to swap them. Each group of four plays on the board above it."),
     gettext_noop("Tap the cards you want to throw away, then draw. Draw with none picked to stand pat."),
@@ -163,10 +164,15 @@ def _render_table(context: Any) -> SafeString:
             out.append(f'<p class="scoop" role="status"><span aria-hidden="true">★</span> {scoop}</p>')
         out.append("\n    ")
         if phase == "over" and not _get(bb, "over"):
-            out.append(f'<p class="muted next-hand">{_t("Next hand in a moment…")} {_CLOCK}</p>')
+            if _get(table, "status") == "paused" or _get(table, "pause_after_hand"):
+                out.append(f'<p class="muted next-hand">{_t("The host has paused this table. Play goes on when they resume it.")}</p>')
+            else:
+                out.append(f'<p class="muted next-hand">{_t("Next hand in a moment…")} {_CLOCK}</p>')
         out.append("\n    ")
     else:
-        if _get(table, "next_hand_at"):
+        if _get(table, "status") == "paused":  # a host's pause, not a lack of players
+            out.append(f'\n    <p class="waiting muted">{_t("The host has paused this table. Play goes on when they resume it.")}</p>\n    ')
+        elif _get(table, "next_hand_at"):
             out.append(f'\n    <p class="waiting">{_t("The first hand is dealt in")} {_CLOCK}</p>\n    \n    ')
         else:
             out.append(f'\n    <p class="waiting muted">'

@@ -341,6 +341,12 @@ def broadcast_table_chat(table_id: int, line: dict[str, Any]) -> None:
     _send_table(table_id, {"type": "table.chat", "table_id": table_id, "line": line})
 
 
+def broadcast_table_chat_muted(table_id: int, change: dict[str, Any]) -> None:
+    """Someone was muted or unmuted in the table's chat (``tables.chat.mute``): every socket
+    watching is told (``{"user_id", "muted"}``)."""
+    _send_table(table_id, {"type": "table.chat_muted", "table_id": table_id, "change": change})
+
+
 def broadcast_table_chat_deleted(table_id: int, line_id: int) -> None:
     """A chat line was taken out (``tables.chat.delete``): every socket watching takes it off."""
     _send_table(table_id, {"type": "table.chat_deleted", "table_id": table_id, "id": line_id})

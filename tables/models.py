@@ -208,3 +208,19 @@ class ChatLine(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name}: {self.text[:40]}"
+
+
+class ChatMute(models.Model):
+    """Someone a table's host has silenced in its chat (``tables.chat.mute``): their lines stay
+    (the host may take them out), they write no new one at this table until unmuted."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="chat_mutes")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+")
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["table", "user"], name="chat_mute_once_per_table")]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} muted at table {self.table_id}"

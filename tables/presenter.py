@@ -240,6 +240,9 @@ def present(*, view: dict[str, Any] | None, seats: list[dict[str, Any]], players
             names[i] = s["name"]
             # Baseball's exact balances are shown as people write them: "1 2/3", "-2".
             row.stack = p.get("stack_display", p["stack"])
+            if view["phase"] == "over" and "stack_display" not in p:
+                # The hand is settled: the seat holds the stack, with any chips added since.
+                row.stack = s["stack"]
             row.opener = bool(p.get("opener"))
             row.bet = p["bet"] if view["phase"] not in ("arrange", "draw", "over") else 0
             row.in_hand = p["in_hand"]

@@ -230,6 +230,9 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
     context.update(_buy_in_context(request, table))
     context["chat_may_write"] = chat.may_write(table=table, user=request.user)
     context["chat_moderates"] = chat.moderates(table=table, user=request.user)
+    context["chat_muted"] = context["chat_may_write"] and chat.is_muted(table_id=table.id, user=request.user)
+    if context["chat_moderates"]:
+        context["chat_hosts"] = " ".join(str(i) for i in chat.moderator_ids(table=table))
     if table.club_id is not None:
         context.update(_club_context(request, table))
     elif not table.is_public and request.user.is_authenticated and table.created_by_id == request.user.pk:
@@ -278,10 +281,13 @@ def _buy_in_context(request: HttpRequest, table: Table) -> dict[str, Any]:
     if seat is not None and table.game != "BB" and not seat.leaving and bankroll:
         # The form is part of the page, not of the live fragment: it stays while the stack
         # changes, and the service checks the amount against the stack when it is sent.
-        room = max(0, high - int(seat.stack))
+        # The page's script keeps the box in step with the live stack (``data-stack`` on the
+        # viewer's seat): up to the table's most, or a buy-in after going broke; at the most,
+        # the box is off and says why.
+        room = min(max(0, high - int(seat.stack)), bankroll)
         broke = int(seat.stack) < table.big_blind
-        suggested = min(room, bankroll, default if broke else room)
-        add_chips = {"max": min(high, bankroll), "default": max(1, suggested)}
+        add_chips = {"room": room, "default": min(room, default) if broke else room,
+                     "high": high, "bankroll": bankroll, "buy_in": default, "big_blind": table.big_blind}
     return {
         "bankroll": bankroll,
         "buy_in": {"min": low, "max": high, "default": default,

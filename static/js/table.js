@@ -29,9 +29,10 @@
       try { msg = JSON.parse(ev.data); } catch (e) { return; }
       if (msg.type === "state") {
         applyState(msg);
-        if (msg.chat) addChat(msg.chat.lines, true);
-      } else if (msg.type === "chat") addChat(msg.lines, false);
+        if (msg.chat) { addChat(msg.chat.lines, true); setMuted(msg.chat.muted); }
+      } else if (msg.type === "chat") { addChat(msg.lines, false); if (msg.muted) setMuted(msg.muted); }
       else if (msg.type === "chat_deleted") removeChat(msg.id);
+      else if (msg.type === "chat_muted") setMuted(null, msg);
       else if (msg.type === "error") showToast(msg.message);
     };
     socket.onclose = function () {
@@ -62,6 +63,31 @@
     if (msg.my_turn && !myTurn) bringTheTableIntoView();
     myTurn = !!msg.my_turn;
     markTheTab();
+    fitAddChips();
+  }
+
+  // The "Add chips" box (the page's, not the picture's) follows the live stack: it offers to
+  // fill the stack up to the table's most (a buy-in after going broke) and is off, saying why,
+  // while the stack is at the most. An amount the player typed is kept while it still fits.
+  var addChips = document.getElementById("add-chips");
+  if (addChips) addChips.addEventListener("input", function () { addChips.setAttribute("data-typed", "1"); });
+  function fitAddChips() {
+    var me = root.querySelector(".seat--me[data-stack]");
+    if (!addChips || !me) return;
+    var num = function (el, name) { return parseInt(el.getAttribute(name), 10) || 0; };
+    var stack = num(me, "data-stack"), bb = num(addChips, "data-big-blind");
+    var room = Math.max(0, Math.min(num(addChips, "data-high") - stack, num(addChips, "data-bankroll")));
+    var form = addChips.form, full = form.querySelector(".add-chips__full");
+    addChips.disabled = room <= 0;
+    form.querySelector("button[type=submit]").disabled = room <= 0;
+    if (full) full.hidden = room > 0;
+    if (room <= 0) { addChips.value = ""; addChips.removeAttribute("data-typed"); return; }
+    addChips.max = String(room);
+    var typed = addChips.getAttribute("data-typed") === "1", amount = parseInt(addChips.value, 10);
+    if (!typed || !(amount >= 1 && amount <= room)) {
+      addChips.value = String(stack < bb ? Math.min(room, num(addChips, "data-buy-in")) : room);
+      addChips.removeAttribute("data-typed");
+    }
   }
 
   // A phone: while betting, the bar is pinned to the bottom of the screen and can cover the
@@ -225,6 +251,9 @@
   var chatLines = {};
   var me = chatBox ? chatBox.getAttribute("data-me") : "";
   var moderator = !!(chatBox && chatBox.hasAttribute("data-moderator"));
+  // Whom the chat's moderators may mute: anyone but themselves and the table's hosts.
+  var hosts = {}, muted = {};
+  (chatBox && chatBox.getAttribute("data-hosts") || "").split(" ").forEach(function (id) { if (id) hosts[id] = true; });
 
   function addChat(lines, history) {
     if (!chatList || !Array.isArray(lines)) return;
@@ -255,6 +284,16 @@
         del.textContent = "\u00d7";
         li.appendChild(del);
       }
+      var writer = line.user_id == null ? "" : String(line.user_id);
+      li.setAttribute("data-user", writer);
+      if (moderator && writer && writer !== me && !hosts[writer]) {
+        var mute = document.createElement("button");
+        mute.type = "button";
+        mute.className = "chat__mute";
+        mute.setAttribute("data-chat-mute", writer);
+        li.appendChild(mute);
+        labelMute(mute);
+      }
       chatLines[line.id] = li;
       var after = null;  // the first line with a larger id: the new one goes before it
       for (var n = chatList.lastElementChild; n; n = n.previousElementSibling) {
@@ -278,6 +317,31 @@
     }
   }
 
+  function labelMute(btn) {
+    var on = !!muted[btn.getAttribute("data-chat-mute")];
+    btn.textContent = chatBox.getAttribute(on ? "data-unmute-label" : "data-mute-label") || (on ? "unmute" : "mute");
+    btn.title = chatBox.getAttribute(on ? "data-unmute-title" : "data-mute-title") || "";
+    btn.setAttribute("aria-pressed", on ? "true" : "false");
+  }
+
+  // Who is muted (``ids``: the whole list from a picture's chat; ``one``: one change).
+  function setMuted(ids, one) {
+    if (!chatBox) return;
+    if (Array.isArray(ids)) { muted = {}; ids.forEach(function (id) { muted[String(id)] = true; }); }
+    if (one && one.user_id != null) {
+      if (one.muted) muted[String(one.user_id)] = true; else delete muted[String(one.user_id)];
+    }
+    var buttons = chatBox.querySelectorAll("[data-chat-mute]");
+    for (var i = 0; i < buttons.length; i++) labelMute(buttons[i]);
+    // The viewer's own box: off, saying why, while a host has them muted.
+    var form = chatBox.querySelector("[data-chat-form]"), note = chatBox.querySelector("[data-chat-muted]");
+    if (form && me) {
+      var off = !!muted[me], controls = form.querySelectorAll("input, button");
+      for (var j = 0; j < controls.length; j++) controls[j].disabled = off;
+      if (note) note.hidden = !off;
+    }
+  }
+
   function showChatEmpty() {  // "Nobody has written anything yet." while the list is empty
     var empty = chatBox.querySelector("[data-chat-empty]");
     if (empty) empty.hidden = chatList.children.length > 0;
@@ -293,6 +357,13 @@
 
   if (chatList) {
     chatList.addEventListener("click", function (ev) {
+      var mute = ev.target.closest("[data-chat-mute]");
+      if (mute) {
+        ev.preventDefault();
+        var who = mute.getAttribute("data-chat-mute");
+        send({ action: "chat_mute", user_id: parseInt(who, 10), muted: !muted[who] });
+        return;
+      }
       var btn = ev.target.closest("[data-chat-delete]");
       if (!btn) return;
       ev.preventDefault();

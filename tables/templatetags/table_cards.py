@@ -195,7 +195,9 @@ def seat_list(rows: Any, phase: str = "", bb: Any = None) -> SafeString:
             classes += " seat--acting"
         if s.folded:
             classes += " seat--folded"
-        parts.append(f'<li class="{classes}">\n')
+        # The viewer's own stack as a plain number, for the page's "Add chips" box.
+        own = f' data-stack="{s.stack}"' if s.me and not s.empty and not bb and isinstance(s.stack, int) else ""
+        parts.append(f'<li class="{classes}"{own}>\n')
         if s.empty:
             parts.append(f'<span class="seat__name muted">{_t("Empty seat")}</span>\n</li>\n')
             continue

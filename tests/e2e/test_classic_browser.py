@@ -222,3 +222,42 @@ def test_players_chat_at_the_table(browser: Any, classic_server: str, screenshot
     screenshot(desk, "chat-desktop")
     for page in pages:
         page.context.close()
+
+
+def test_the_add_chips_box_follows_the_stack(browser: Any, classic_server: str, screenshot: Any) -> None:
+    """A player buys in for the table's most: the "Add chips" box is off and says why. Once the
+    blinds are in, the live picture's stack is lower and the box offers to fill it up again, by
+    exactly what the stack is short of the most."""
+    tag = uuid.uuid4().hex[:5]
+    pages = [_sign_up(browser, classic_server, f"{n}{tag}", size) for n, size in (("max", PHONE), ("ned", DESKTOP))]
+    url = _open_table(pages[1], classic_server, "NT", f"chips {tag}")
+    high = 0
+    for page in pages:
+        if page.url != url:
+            page.goto(url)
+        high = int(page.locator("#buy-in").get_attribute("max"))
+        page.fill("#buy-in", str(high))
+        with page.expect_navigation():
+            page.click("form.sit button")
+        if page is pages[0]:  # alone at the table, at its most: the box is off and says why
+            assert page.locator("#add-chips").is_disabled()
+            assert page.locator("form.add-chips button[type=submit]").is_disabled()
+            assert page.locator(".add-chips__full").is_visible()
+            screenshot(page, "add-chips-full-phone")
+    phone = pages[0]
+    box = phone.locator("#add-chips")
+    assert box.get_attribute("data-high") == str(high)
+    phone.wait_for_selector(".family-flop", timeout=15_000)  # the blinds are in
+    phone.wait_for_function(
+        "() => !document.getElementById('add-chips').disabled", timeout=10_000)
+    stack = int(phone.locator(".seat--me").get_attribute("data-stack"))
+    assert 0 < stack < high
+    assert box.input_value() == str(high - stack) and box.get_attribute("max") == str(high - stack)
+    assert not phone.locator(".add-chips__full").is_visible()
+    # An amount typed in is kept while it fits.
+    box.fill("3")
+    assert box.input_value() == "3"
+    phone.locator("#add-chips").scroll_into_view_if_needed()
+    screenshot(phone, "add-chips-phone")
+    for page in pages:
+        page.context.close()

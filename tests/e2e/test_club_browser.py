@@ -196,6 +196,33 @@ def test_a_club_night_from_invite_to_leaderboard(browser: Any, club_server: str,
     assert sum(stacks.values()) == 2 * BUY_IN  # a club table takes no rake
     expected = {name: stack - BUY_IN for name, stack in stacks.items()}
 
+    # The host mutes a member in the table's chat: the member's box goes off at once and says
+    # why; unmuted, they write again. Nobody mutes the host, and a member mutes nobody.
+    owner.fill("[data-chat-form] input[name=text]", "gl all")
+    owner.press("[data-chat-form] input[name=text]", "Enter")
+    boris.fill("[data-chat-form] input[name=text]", "nice pot")
+    boris.press("[data-chat-form] input[name=text]", "Enter")
+    for page in (owner, boris):
+        page.wait_for_selector('.chat__line:has-text("nice pot")', timeout=10_000)
+        page.wait_for_selector('.chat__line:has-text("gl all")', timeout=10_000)
+    assert boris.locator("[data-chat-mute]").count() == 0
+    assert owner.locator('.chat__line:has-text("gl all") [data-chat-mute]').count() == 0
+    owner.locator('.chat__line:has-text("nice pot") [data-chat-mute]').click()
+    boris.wait_for_selector("[data-chat-form] input[name=text]:disabled", timeout=10_000)
+    assert boris.locator("[data-chat-muted]").is_visible()
+    owner.wait_for_selector('[data-chat-mute][aria-pressed="true"]', timeout=10_000)
+    assert boris.locator(".chat__line").count() == 2  # their line stays
+    owner.locator("#table-chat").scroll_into_view_if_needed()
+    screenshot(owner, "phone-chat-host-muted-someone")
+    boris.locator("#table-chat").scroll_into_view_if_needed()
+    screenshot(boris, "desktop-chat-muted")
+    owner.locator('.chat__line:has-text("nice pot") [data-chat-mute]').click()
+    boris.wait_for_selector("[data-chat-form] input[name=text]:enabled", timeout=10_000)
+    assert not boris.locator("[data-chat-muted]").is_visible()
+    boris.fill("[data-chat-form] input[name=text]", "thanks")
+    boris.press("[data-chat-form] input[name=text]", "Enter")
+    owner.wait_for_selector('.chat__line:has-text("thanks")', timeout=10_000)
+
     # The session page and the leaderboard show the same nets.
     boris.goto(session_url)
     for name, net in expected.items():

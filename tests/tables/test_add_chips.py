@@ -121,3 +121,37 @@ def test_the_page_offers_it_and_the_form_works(client: Client) -> None:
     csrf_client.force_login(users[0])
     assert csrf_client.post(url, {"amount": "25"}).status_code == 403
     assert client.get(url).status_code == 405
+
+
+def _box(html: str) -> str:
+    import re
+
+    found = re.search(r'<form class="sit add-chips".*?</form>', html, re.S)
+    assert found, "no Add chips box on the page"
+    return found.group(0)
+
+
+def test_the_box_offers_what_fits_and_is_off_at_the_tables_most(client: Client) -> None:
+    import re
+
+    table, users = seated_table(n=2, buy_in=500)
+    _between_hands(table)
+    high = table.max_buy_in_bb * table.big_blind
+    client.force_login(users[1])
+    stack = Seat.objects.get(table=table, user=users[1]).stack
+    box = _box(client.get(reverse("table", args=[table.id])).content.decode())
+    # Below the most: the box offers to fill the stack up to it, and no more.
+    assert f'value="{high - stack}"' in box and f'max="{high - stack}"' in box
+    assert "disabled" not in box and 'class="muted add-chips__full" hidden' in box
+    services.table_add_chips(table_id=table.id, user=users[1], amount=high - stack)
+    box = _box(client.get(reverse("table", args=[table.id])).content.decode())
+    # At the most: no amount offered, the box and its button off, and the reason shown.
+    assert 'value=""' in box and box.count(" disabled") == 2
+    note = re.search(r'<span class="muted add-chips__full"([^>]*)>([^<]*)<', box)
+    assert note and "hidden" not in note.group(1) and "most" in note.group(2)
+    # The live picture tells the page's script the viewer's own stack, and only theirs.
+    from tables import selectors
+
+    html = selectors.table_snapshot(table_id=table.id, user=users[1])["html"]
+    assert re.findall(r'data-stack="(\d+)"', html) == [str(high)]
+    assert 'data-stack' not in selectors.table_snapshot(table_id=table.id, user=None)["html"]

@@ -79,3 +79,23 @@ def test_a_table_nobody_is_dealt_at_waits_for_players_instead_of_showing_the_las
     after = table_snapshot(table_id=table.id, user=users[1])
     assert "phase-waiting" in after["html"] and "Waiting for players" in after["html"]
     assert "phase-over" not in after["html"] and after["deadline"] is None
+
+
+def test_a_paused_table_says_the_host_paused_it_not_that_it_waits_for_players() -> None:
+    from django.utils import translation
+
+    from tables.selectors import table_snapshot
+
+    table, _users = seated_table(n=2)
+    services.table_pause(table_id=table.id)
+    finished = play_passively(table)
+    # The finished hand is still shown: no "next hand in a moment" while the table is paused.
+    html = table_snapshot(table_id=table.id, user=None)["html"]
+    assert "The host has paused this table" in html and "Next hand in a moment" not in html
+    services.table_expire(table_id=table.id, now=finished.deadline + dt.timedelta(seconds=1))
+    html = table_snapshot(table_id=table.id, user=None)["html"]
+    assert "The host has paused this table" in html and "Waiting for players" not in html
+    with translation.override("ru"):
+        assert "Ведущий приостановил стол" in table_snapshot(table_id=table.id, user=None)["html"]
+    services.table_resume(table_id=table.id)
+    assert "The host has paused this table" not in table_snapshot(table_id=table.id, user=None)["html"]

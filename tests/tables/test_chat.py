@@ -130,7 +130,7 @@ async def test_a_line_reaches_every_socket_at_the_table_and_a_new_one_gets_the_h
     assert (await watcher.connect())[0]
     for comm in (a, b, watcher):
         first = await _next_state(comm)
-        assert first["chat"] == {"lines": []}  # the first picture carries the history
+        assert first["chat"] == {"lines": [], "muted": []}  # the first picture carries the history
     await a.send_to(text_data=json.dumps({"action": "chat", "text": "  good luck <b>all</b>  ", "version": 0}))
     for comm in (a, b, watcher):
         (msg,) = await _chat_messages(comm)
@@ -328,3 +328,134 @@ def test_a_club_hosts_page_may_take_any_line_out_and_a_members_may_not() -> None
     assert "data-moderator" in page and "data-chat-form" in page
     page = member.get(f"/tables/{table.id}/").content.decode()
     assert "data-moderator" not in page and "data-chat-form" in page
+
+
+# -- Muting ------------------------------------------------------------------------------------
+
+
+def test_a_host_mutes_and_unmutes_a_member_and_nobody_else_may() -> None:
+    from tables import services
+    from tests.club.helpers import club_with_people
+
+    p = club_with_people("mute")
+    table = services.table_create(creator=p.host, name="Back room", small_blind=100, big_blind=200, club=p.club)
+    chat.post(table_id=table.id, user=p.member, text="first")
+    assert chat.moderator_ids(table=table) == sorted([p.owner.pk, p.host.pk])
+    # Only a moderator mutes; never themselves, never another host; a bad message is refused.
+    for who, target in ((p.member, p.owner.pk), (p.outsider, p.member.pk), (p.host, p.host.pk),
+                        (p.host, p.owner.pk), (p.owner, p.host.pk)):
+        with pytest.raises(chat.ChatError):
+            chat.mute(table_id=table.id, user=who, target=target, muted=True)
+    for target, muted in ((str(p.member.pk), True), (True, True), (p.member.pk, "yes"), (p.member.pk, None),
+                          (10**9, True)):
+        with pytest.raises(chat.ChatError):
+            chat.mute(table_id=table.id, user=p.host, target=target, muted=muted)
+    assert chat.muted_ids(table_id=table.id) == []
+    assert chat.mute(table_id=table.id, user=p.host, target=p.member.pk, muted=True) == {
+        "user_id": p.member.pk, "muted": True}
+    chat.mute(table_id=table.id, user=p.owner, target=p.member.pk, muted=True)  # twice: no error, one row
+    assert chat.muted_ids(table_id=table.id) == [p.member.pk]
+    with pytest.raises(chat.ChatError, match="muted"):
+        chat.post(table_id=table.id, user=p.member, text="let me talk")
+    assert [line["text"] for line in chat.recent(table_id=table.id)] == ["first"]  # their lines stay
+    chat.post(table_id=table.id, user=p.owner, text="the host still talks")
+    chat.mute(table_id=table.id, user=p.host, target=p.member.pk, muted=False)
+    assert chat.post(table_id=table.id, user=p.member, text="thanks")["text"] == "thanks"
+    # A mute is for this table only.
+    other = services.table_create(creator=p.host, name="Front room", small_blind=100, big_blind=200, club=p.club)
+    chat.mute(table_id=table.id, user=p.host, target=p.member.pk, muted=True)
+    assert chat.post(table_id=other.id, user=p.member, text="over here")["text"] == "over here"
+
+
+def test_at_a_private_table_its_creator_mutes_and_at_a_public_one_nobody() -> None:
+    public, players = seated_table(n=2)
+    with pytest.raises(chat.ChatError):
+        chat.mute(table_id=public.id, user=players[0], target=players[1].pk, muted=True)
+    private, friends = seated_table(n=2, is_public=False)
+    creator = make_user("kitchen-mute")
+    private.created_by = creator
+    private.save(update_fields=["created_by"])
+    chat.mute(table_id=private.id, user=creator, target=friends[0].pk, muted=True)
+    with pytest.raises(chat.ChatError):
+        chat.post(table_id=private.id, user=friends[0], text="hey")
+    assert chat.post(table_id=private.id, user=friends[1], text="hey")["text"] == "hey"
+
+
+async def test_a_mute_reaches_every_page_and_the_muted_socket_is_refused() -> None:
+    table, friends = await database_sync_to_async(seated_table)(n=2, is_public=False)
+    creator = await database_sync_to_async(make_user)("kitchen-live")
+
+    def own() -> None:
+        Table.objects.filter(id=table.id).update(created_by=creator)
+
+    await database_sync_to_async(own)()
+    host = await _connect(table.id, creator)
+    guest = await _connect(table.id, friends[0])
+    for comm in (host, guest):
+        first = await _next_state(comm)
+        assert first["chat"]["muted"] == []
+    await guest.send_to(text_data=json.dumps({"action": "chat_mute", "user_id": creator.pk, "muted": True}))
+    assert "host" in await _errors(guest)
+    await host.send_to(text_data=json.dumps({"action": "chat_mute", "user_id": friends[0].pk, "muted": True}))
+    for comm in (host, guest):
+        while True:
+            msg = json.loads(await comm.receive_from(timeout=5))
+            if msg["type"] == "chat_muted":
+                assert msg == {"type": "chat_muted", "user_id": friends[0].pk, "muted": True}
+                break
+    await guest.send_to(text_data=json.dumps({"action": "chat", "text": "can I talk?"}))
+    assert "muted" in await _errors(guest)
+    assert not await database_sync_to_async(ChatLine.objects.filter(table_id=table.id).exists)()
+    # A page opened now knows who is muted.
+    late = await _connect(table.id, friends[1])
+    assert (await _next_state(late))["chat"]["muted"] == [friends[0].pk]
+    for comm in (host, guest, late):
+        await comm.disconnect()
+
+
+def test_the_page_of_a_muted_player_has_the_box_off_and_says_why() -> None:
+    from tables import services
+    from tests.club.helpers import club_with_people
+
+    p = club_with_people("mutepage")
+    table = services.table_create(creator=p.host, name="Back room", small_blind=100, big_blind=200, club=p.club)
+    chat.mute(table_id=table.id, user=p.host, target=p.member.pk, muted=True)
+    member, host = Client(), Client()
+    member.force_login(p.member)
+    host.force_login(p.host)
+    page = member.get(f"/tables/{table.id}/").content.decode()
+    form = page[page.index("data-chat-form"):page.index("</form>", page.index("data-chat-form"))]
+    assert form.count(" disabled") == 2
+    assert "data-chat-muted>" in page  # the note, not hidden
+    page = host.get(f"/tables/{table.id}/").content.decode()
+    assert "data-chat-muted hidden" in page
+    assert f'data-hosts="{" ".join(str(i) for i in sorted([p.owner.pk, p.host.pk]))}"' in page
+
+
+def test_a_line_deleted_in_the_admin_leaves_the_pages_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    from django.contrib.auth import get_user_model
+
+    from tables import live
+
+    told: list[tuple[str, int, Any]] = []
+    monkeypatch.setattr(live, "broadcast_table_chat_deleted", lambda t, i: told.append(("deleted", t, i)))
+    monkeypatch.setattr(live, "broadcast_table_chat_muted", lambda t, c: told.append(("muted", t, c)))
+    table, players = seated_table(n=2)
+    line = chat.post(table_id=table.id, user=players[0], text="something rude")
+    staff = get_user_model().objects.create_superuser("staff-chat", "s@example.com", "pw-for-staff-42")
+    admin = Client()
+    admin.force_login(staff)
+    url = f"/admin/tables/chatline/{line['id']}/delete/"
+    assert admin.post(url, {"post": "yes"}).status_code == 302
+    assert not ChatLine.objects.filter(id=line["id"]).exists()
+    assert told == [("deleted", table.id, line["id"])]
+    # Lifting a mute in the admin tells the table too.
+    private, friends = seated_table(n=2, is_public=False)
+    private.created_by = players[0]
+    private.save(update_fields=["created_by"])
+    chat.mute(table_id=private.id, user=players[0], target=friends[0].pk, muted=True)
+    told.clear()
+    mute_id = chat.ChatMute.objects.get(table=private).pk
+    assert admin.post(f"/admin/tables/chatmute/{mute_id}/delete/", {"post": "yes"}).status_code == 302
+    assert told == [("muted", private.id, {"user_id": friends[0].pk, "muted": False})]
+    assert chat.muted_ids(table_id=private.id) == []
