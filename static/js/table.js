@@ -60,7 +60,8 @@
     // Browsers refuse to vibrate before the page has been touched (and say so in the console).
     var touched = !navigator.userActivation || navigator.userActivation.hasBeenActive;
     if (msg.my_turn && navigator.vibrate && touched) { try { navigator.vibrate(30); } catch (e) { /* ignore */ } }
-    if (msg.my_turn && !myTurn) bringTheTableIntoView();
+    if (msg.my_turn && !myTurn) { bringTheTableIntoView(); chime("turn"); }
+    if (msg.deadline !== warnedFor) warned = false;  // a new clock: warn again near its end
     myTurn = !!msg.my_turn;
     markTheTab();
     fitAddChips();
@@ -141,8 +142,59 @@
       clocks[i].textContent = left === null ? "" : seconds.replace("{n}", left >= 10 ? Math.ceil(left) : left.toFixed(1));
       clocks[i].classList.toggle("urgent", left !== null && left < 6);
     }
+    if (myTurn && left !== null && left > 0 && left <= HURRY_SECONDS && !warned) {
+      warned = true;
+      warnedFor = deadline / 1000;
+      chime("hurry");
+    }
   }
   setInterval(tick, 200);
+
+  // Sound: a short chime (drawn by the browser, no file) when the player's turn comes, and a
+  // quicker one when their own clock is down to its last seconds. On unless the player turned it
+  // off (kept in this browser). Browsers play sound only after the page has been touched, so the
+  // audio starts with the first tap or key; the page counts every chime it asked for
+  // (data-chimes on #table-app), which is what the browser tests read.
+  var HURRY_SECONDS = 5, warned = false, warnedFor = null, audio = null, soundOn = true;
+  var soundBox = document.getElementById("table-sound");
+  try { soundOn = window.localStorage.getItem("pp-sound") !== "off"; } catch (e) { /* private mode */ }
+  if (soundBox) {
+    soundBox.checked = soundOn;
+    soundBox.addEventListener("change", function () {
+      soundOn = soundBox.checked;
+      try { window.localStorage.setItem("pp-sound", soundOn ? "on" : "off"); } catch (e) { /* ignore */ }
+      if (soundOn) chime("turn");  // what it sounds like
+    });
+  }
+  function unlockAudio() {
+    var Ctx = window.AudioContext || window.webkitAudioContext;
+    if (audio || !Ctx) return;
+    try { audio = new Ctx(); } catch (e) { audio = null; }
+  }
+  document.addEventListener("pointerdown", unlockAudio, true);
+  document.addEventListener("keydown", unlockAudio, true);
+  function chime(kind) {
+    if (!soundOn || !soundBox) return;  // only a seated player's page has the switch
+    app.setAttribute("data-chimes", String((parseInt(app.getAttribute("data-chimes") || "0", 10) || 0) + 1));
+    app.setAttribute("data-last-chime", kind);
+    if (!audio) return;
+    try {
+      if (audio.state === "suspended") audio.resume();
+      var t = audio.currentTime, notes = kind === "hurry" ? [880, 880, 880] : [660, 990];
+      for (var i = 0; i < notes.length; i++) {
+        var start = t + i * 0.15, osc = audio.createOscillator(), gain = audio.createGain();
+        osc.type = "sine";
+        osc.frequency.value = notes[i];
+        gain.gain.setValueAtTime(0.0001, start);
+        gain.gain.exponentialRampToValueAtTime(0.18, start + 0.02);
+        gain.gain.exponentialRampToValueAtTime(0.0001, start + 0.13);
+        osc.connect(gain);
+        gain.connect(audio.destination);
+        osc.start(start);
+        osc.stop(start + 0.14);
+      }
+    } catch (e) { /* no sound, no harm */ }
+  }
 
   root.addEventListener("click", function (ev) {
     var btn = ev.target.closest("[data-action]");

@@ -261,3 +261,57 @@ def test_the_add_chips_box_follows_the_stack(browser: Any, classic_server: str, 
     screenshot(phone, "add-chips-phone")
     for page in pages:
         page.context.close()
+
+
+def test_a_chime_when_the_turn_comes_and_near_the_end_of_the_clock(browser: Any, classic_server: str) -> None:
+    """The page chimes when its player's turn comes, and again when their own clock is down to
+    its last five seconds; a player who turned the sound off hears nothing. (The page counts the
+    chimes it plays on #table-app: headless Chromium has no speakers to listen to.)"""
+    tag = uuid.uuid4().hex[:5]
+    pages = [_sign_up(browser, classic_server, f"{n}{tag}", size) for n, size in (("ora", PHONE), ("pia", DESKTOP))]
+    _sit_everyone(pages, _open_table(pages[1], classic_server, "NT", f"sound {tag}"))
+    for page in pages:
+        page.wait_for_selector(".family-flop", timeout=15_000)
+        assert page.locator("#table-sound").is_checked()
+
+    def chimes(page: Any) -> int:
+        return int(page.locator("#table-app").get_attribute("data-chimes") or 0)
+
+    def acting() -> Any:
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            for page in pages:
+                if page.locator("#table-root [data-action='call'], #table-root [data-action='check']").count():
+                    return page
+            time.sleep(0.1)
+        raise AssertionError("nobody's turn")
+
+    first = acting()
+    other = pages[1] if first is pages[0] else pages[0]
+    assert chimes(first) == 1 and first.locator("#table-app").get_attribute("data-last-chime") == "turn"
+    assert chimes(other) == 0
+    other.locator("#table-sound").uncheck()  # turning it off plays nothing
+    first.locator("#table-root [data-action='call'], #table-root [data-action='check']").first.click()
+    other.wait_for_selector("#table-root [data-action='check'], #table-root [data-action='call']", timeout=10_000)
+    assert chimes(other) == 0  # the turn came, the sound is off
+    before = int(other.locator("#table-root").get_attribute("data-version"))
+    other.locator("#table-root [data-action='check'], #table-root [data-action='call']").first.click()
+    for page in pages:  # both hold the flop's picture before anyone's turn is looked for
+        page.wait_for_function(f"() => +document.getElementById('table-root').dataset.version > {before}",
+                               timeout=10_000)
+    # The flop. Heads-up the big blind acts first after it: when that is the player with the
+    # sound off, they check (no chime); then it is the first player's turn, and their clock runs
+    # down (15 s here).
+    if acting() is other:
+        assert chimes(other) == 0
+        other.locator("#table-root [data-action='check']").first.click()
+    first.wait_for_function("() => +document.getElementById('table-app').getAttribute('data-chimes') >= 2",
+                            timeout=10_000)
+    first.wait_for_function(
+        "() => document.getElementById('table-app').getAttribute('data-last-chime') === 'hurry'", timeout=20_000)
+    assert chimes(first) == 3 and chimes(other) == 0
+    # The choice is kept in this browser: a reload finds the sound still off.
+    other.reload()
+    assert not other.locator("#table-sound").is_checked()
+    for page in pages:
+        page.context.close()
