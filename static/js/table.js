@@ -365,7 +365,7 @@
     var box = chatList.getBoundingClientRect();
     var inSight = box.top < window.innerHeight && box.bottom > 0;
     for (var k = 0; k < fresh.length; k++) {
-      if (String(fresh[k].user_id) !== me && !inSight) showToast(fresh[k].name + ": " + fresh[k].text, true);
+      if (String(fresh[k].user_id) !== me && !inSight && !chatHidden) showToast(fresh[k].name + ": " + fresh[k].text, true);
     }
   }
 
@@ -421,6 +421,24 @@
       ev.preventDefault();
       send({ action: "chat_delete", id: parseInt(btn.getAttribute("data-chat-delete"), 10) });
     });
+  }
+
+  // A player who wants no chat hides it (this browser remembers): no lines, no box, no pop-ups.
+  var chatHidden = false;
+  var chatToggle = chatBox && chatBox.querySelector("[data-chat-toggle]");
+  function hideChat(hidden) {
+    chatHidden = hidden;
+    chatBox.classList.toggle("chat--hidden", hidden);
+    chatToggle.setAttribute("aria-pressed", hidden ? "true" : "false");
+    chatToggle.textContent = chatToggle.getAttribute(hidden ? "data-show-label" : "data-hide-label");
+    var note = chatBox.querySelector("[data-chat-hidden-note]");
+    if (note) note.hidden = !hidden;
+    try { window.localStorage.setItem("pp-chat", hidden ? "hidden" : "shown"); } catch (e) { /* ignore */ }
+    if (!hidden && chatList) chatList.scrollTop = chatList.scrollHeight;
+  }
+  if (chatToggle) {
+    try { if (window.localStorage.getItem("pp-chat") === "hidden") hideChat(true); } catch (e) { /* ignore */ }
+    chatToggle.addEventListener("click", function () { hideChat(!chatHidden); });
   }
 
   var chatForm = chatBox && chatBox.querySelector("[data-chat-form]");

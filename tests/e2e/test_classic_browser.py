@@ -219,6 +219,21 @@ def test_players_chat_at_the_table(browser: Any, classic_server: str, screenshot
         assert page.locator(".chat__line").count() == 2
     phone.locator("#table-chat").scroll_into_view_if_needed()
     screenshot(phone, "chat-phone")
+    # A player who wants no chat hides it: no lines, no box, no pop-up; this browser remembers.
+    phone.click("[data-chat-toggle]")
+    assert not phone.locator("[data-chat-lines]").is_visible() and not phone.locator("[data-chat-form]").is_visible()
+    assert phone.locator("[data-chat-hidden-note]").is_visible()
+    phone.evaluate("() => window.scrollTo(0, 0)")
+    desk.fill("[data-chat-form] input[name=text]", "anyone there?")
+    desk.press("[data-chat-form] input[name=text]", "Enter")
+    phone.wait_for_selector('.chat__line:has-text("anyone there?")', state="attached", timeout=10_000)
+    assert "anyone there?" not in phone.locator("#table-toast").inner_text()
+    phone.reload()
+    phone.wait_for_selector("[data-chat-hidden-note]", state="visible", timeout=10_000)
+    assert phone.locator("[data-chat-toggle]").get_attribute("aria-pressed") == "true"
+    phone.click("[data-chat-toggle]")  # shown again, with every line
+    phone.wait_for_selector('.chat__line:has-text("anyone there?")', timeout=10_000)
+    assert phone.locator("[data-chat-form]").is_visible()
     screenshot(desk, "chat-desktop")
     for page in pages:
         page.context.close()
