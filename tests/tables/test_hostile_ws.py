@@ -148,3 +148,37 @@ async def test_a_socket_without_a_user_can_watch_but_not_act() -> None:
     refreshed = await database_sync_to_async(Table.objects.get)(id=table.id)
     assert refreshed.version == snap["version"]
     await comm.disconnect()
+
+
+async def test_fuzzed_chat_messages_are_refused_and_change_nothing(table_and_bystander: Any,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """Chat's own messages with junk in them, from a player who may write but moderates nothing
+    (a public table): every one is refused with a reason, no line is kept, nobody is muted."""
+    from tables import chat
+    from tables.models import ChatLine, ChatMute
+
+    monkeypatch.setattr(consumers, "CHAT_CAPACITY", 10**9)  # the answers are measured, not the rate limit
+    table, _hand, user = table_and_bystander
+    comm = await _connect(table.id, user)
+    await _next_state(comm)
+    others = await database_sync_to_async(lambda: [s.user_id for s in table.seats.all() if s.user_id != user.pk])()
+    writer = await database_sync_to_async(lambda: table.seats.exclude(user=user).first().user)()
+    line = await database_sync_to_async(chat.post)(table_id=table.id, user=writer, text="someone else's line")
+    await comm.receive_from(timeout=5)  # that line, through the fan-out
+    rng = random.Random(20261201)
+    for _ in range(600):
+        kind = rng.randrange(3)
+        if kind == 0:
+            msg = {"action": "chat_mute", "user_id": rng.choice([*others, user.pk, _junk_value(rng)]),
+                   "muted": rng.choice([True, False, _junk_value(rng)])}
+        elif kind == 1:
+            msg = {"action": "chat_delete", "id": rng.choice([line["id"], line["id"] + 1, _junk_value(rng)])}
+        else:
+            msg = {"action": "chat", "text": rng.choice([None, 7, [], {}, True, "", "   ", "x" * 201, "\u202e"])}
+        await comm.send_to(text_data=json.dumps(msg))
+        reply = json.loads(await comm.receive_from(timeout=5))
+        assert reply["type"] == "error" and reply["message"], (msg, reply)
+    assert not await database_sync_to_async(ChatMute.objects.filter(table_id=table.id).exists)()
+    texts = await database_sync_to_async(lambda: list(ChatLine.objects.filter(table_id=table.id).values_list("text", flat=True)))()
+    assert texts == ["someone else's line"]
+    await comm.disconnect()
