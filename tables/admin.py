@@ -10,6 +10,7 @@ from django.contrib import admin
 from django.db import transaction
 from django.http import HttpRequest
 
+from tables import live
 from tables.models import ChatLine, ChatMute, Hand, Seat, SeatRequest, Table
 
 
@@ -125,18 +126,12 @@ class ChatLineAdmin(admin.ModelAdmin):
     def delete_model(self, request: HttpRequest, obj: ChatLine) -> None:
         gone = (obj.table_id, obj.pk)
         super().delete_model(request, obj)
-        transaction.on_commit(lambda: _chat_line_gone(*gone))
+        transaction.on_commit(lambda: live.broadcast_table_chat_deleted(*gone))
 
     def delete_queryset(self, request: HttpRequest, queryset: Any) -> None:
         gone = list(queryset.values_list("table_id", "id"))
         super().delete_queryset(request, queryset)
-        transaction.on_commit(lambda: [_chat_line_gone(*g) for g in gone])
-
-
-def _chat_line_gone(table_id: int, line_id: int) -> None:
-    from tables.live import broadcast_table_chat_deleted
-
-    broadcast_table_chat_deleted(table_id, line_id)
+        transaction.on_commit(lambda: [live.broadcast_table_chat_deleted(*g) for g in gone])
 
 
 @admin.register(ChatMute)
@@ -157,15 +152,9 @@ class ChatMuteAdmin(admin.ModelAdmin):
     def delete_model(self, request: HttpRequest, obj: ChatMute) -> None:
         change = (obj.table_id, {"user_id": obj.user_id, "muted": False})
         super().delete_model(request, obj)
-        transaction.on_commit(lambda: _unmuted(*change))
+        transaction.on_commit(lambda: live.broadcast_table_chat_muted(*change))
 
     def delete_queryset(self, request: HttpRequest, queryset: Any) -> None:
         changes = [(t, {"user_id": u, "muted": False}) for t, u in queryset.values_list("table_id", "user_id")]
         super().delete_queryset(request, queryset)
-        transaction.on_commit(lambda: [_unmuted(*c) for c in changes])
-
-
-def _unmuted(table_id: int, change: dict[str, Any]) -> None:
-    from tables.live import broadcast_table_chat_muted
-
-    broadcast_table_chat_muted(table_id, change)
+        transaction.on_commit(lambda: [live.broadcast_table_chat_muted(*c) for c in changes])

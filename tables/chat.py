@@ -68,20 +68,16 @@ def may_write(*, table: Table, user: Any) -> bool:
 
 
 def moderates(*, table: Table, user: Any) -> bool:
-    """Whether ``user`` may take anyone's line out of the table's chat: a club table's hosts (and
-    its owner), a private table's creator. At a public table nobody but staff (in the admin)."""
+    """Whether ``user`` may take anyone's line out of the table's chat and mute people in it: a
+    club table's hosts (and its owner), a private table's creator. At a public table nobody but
+    staff (in the admin)."""
     if user is None or not getattr(user, "is_authenticated", False):
         return False
-    if table.club_id is not None:
-        from club.selectors import membership_of
-
-        membership = membership_of(club=table.club_id, user=user)
-        return bool(membership is not None and membership.is_host)
-    return not table.is_public and table.created_by_id == user.pk
+    return user.pk in moderator_ids(table=table)
 
 
 def moderator_ids(*, table: Table) -> list[int]:
-    """The users who moderate ``table``'s chat (``moderates``), whom nobody mutes."""
+    """The users who moderate ``table``'s chat (``moderates``); nobody mutes them."""
     if table.club_id is not None:
         from club.models import Membership
 
