@@ -135,9 +135,6 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self._chat_call("delete", user=user, line_id=message.get("id"))
             return
         if action == "chat_mute":
-            if user is None or not user.is_authenticated:
-                await self.send_error(gettext_noop("Log in to write in the chat."), translate=True)
-                return
             await self._chat_call("mute", user=user, target=message.get("user_id"), muted=message.get("muted"))
             return
         if user is None or not user.is_authenticated:

@@ -36,13 +36,14 @@ from tables.templatetags.table_cards import (
     seat_list,
 )
 
+_PAUSED = gettext_noop("The host has paused this table. Play goes on when they resume it.")
+
 # For makemessages, which does not see through _t() and _bt(): the labels and sentences drawn here.
 _MSGIDS = (
     gettext_noop("Table"), gettext_noop("Pot"), gettext_noop("Arrange your cards"), gettext_noop("Board"),
     gettext_noop("Your hand"), gettext_noop("split"), gettext_noop("low"), gettext_noop("high"),
     gettext_noop("Next hand in a moment…"), gettext_noop("The first hand is dealt in"),
     gettext_noop("Waiting for players. A hand starts when two players are seated and not on a break."),
-    gettext_noop("The host has paused this table. Play goes on when they resume it."),
     gettext_noop("Your actions"),
     gettext_noop("Tap a card, then another, to swap them. Each group of four plays on the board above it."),
     gettext_noop("Tap the cards you want to throw away, then draw. Draw with none picked to stand pat."),
@@ -165,13 +166,13 @@ def _render_table(context: Any) -> SafeString:
         out.append("\n    ")
         if phase == "over" and not _get(bb, "over"):
             if _get(table, "status") == "paused" or _get(table, "pause_after_hand"):
-                out.append(f'<p class="muted next-hand">{_t("The host has paused this table. Play goes on when they resume it.")}</p>')
+                out.append(f'<p class="muted next-hand">{_t(_PAUSED)}</p>')
             else:
                 out.append(f'<p class="muted next-hand">{_t("Next hand in a moment…")} {_CLOCK}</p>')
         out.append("\n    ")
     else:
         if _get(table, "status") == "paused":  # a host's pause, not a lack of players
-            out.append(f'\n    <p class="waiting muted">{_t("The host has paused this table. Play goes on when they resume it.")}</p>\n    ')
+            out.append(f'\n    <p class="waiting muted">{_t(_PAUSED)}</p>\n    ')
         elif _get(table, "next_hand_at"):
             out.append(f'\n    <p class="waiting">{_t("The first hand is dealt in")} {_CLOCK}</p>\n    \n    ')
         else:
