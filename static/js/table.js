@@ -78,10 +78,12 @@
     var num = function (el, name) { return parseInt(el.getAttribute(name), 10) || 0; };
     var stack = num(me, "data-stack"), bb = num(addChips, "data-big-blind");
     var room = Math.max(0, Math.min(num(addChips, "data-high") - stack, num(addChips, "data-bankroll")));
-    var form = addChips.form, full = form.querySelector(".add-chips__full");
-    addChips.disabled = room <= 0;
-    form.querySelector("button[type=submit]").disabled = room <= 0;
+    var form = addChips.form, full = form.querySelector(".add-chips__full"), wait = form.querySelector(".add-chips__wait");
+    var dealt = me.hasAttribute("data-dealt");  // in the hand being played: after it ends
+    addChips.disabled = room <= 0 || dealt;
+    form.querySelector("button[type=submit]").disabled = room <= 0 || dealt;
     if (full) full.hidden = room > 0;
+    if (wait) wait.hidden = !dealt || room <= 0;
     if (room <= 0) { addChips.value = ""; addChips.removeAttribute("data-typed"); return; }
     addChips.max = String(room);
     var typed = addChips.getAttribute("data-typed") === "1", amount = parseInt(addChips.value, 10);

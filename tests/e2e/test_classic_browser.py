@@ -240,36 +240,47 @@ def test_players_chat_at_the_table(browser: Any, classic_server: str, screenshot
 
 
 def test_the_add_chips_box_follows_the_stack(browser: Any, classic_server: str, screenshot: Any) -> None:
-    """A player buys in for the table's most: the "Add chips" box is off and says why. Once the
-    blinds are in, the live picture's stack is lower and the box offers to fill it up again, by
-    exactly what the stack is short of the most."""
+    """A player who bought in for the table's most finds the "Add chips" box off, saying why. A
+    player short of the most finds it off while dealt into a hand, saying chips wait for its end;
+    when the hand is over it offers to fill the stack up, by exactly what it is short of the most,
+    and keeps an amount typed in while it fits."""
     tag = uuid.uuid4().hex[:5]
     pages = [_sign_up(browser, classic_server, f"{n}{tag}", size) for n, size in (("max", PHONE), ("ned", DESKTOP))]
-    url = _open_table(pages[1], classic_server, "NT", f"chips {tag}")
-    high = 0
-    for page in pages:
-        if page.url != url:
-            page.goto(url)
-        high = int(page.locator("#buy-in").get_attribute("max"))
-        page.fill("#buy-in", str(high))
-        with page.expect_navigation():
-            page.click("form.sit button")
-        if page is pages[0]:  # alone at the table, at its most: the box is off and says why
-            assert page.locator("#add-chips").is_disabled()
-            assert page.locator("form.add-chips button[type=submit]").is_disabled()
-            assert page.locator(".add-chips__full").is_visible()
-            screenshot(page, "add-chips-full-phone")
-    phone = pages[0]
+    phone, desk = pages
+    url = _open_table(desk, classic_server, "NT", f"chips {tag}")
+    high = int(desk.locator("#buy-in").get_attribute("max"))
+    desk.fill("#buy-in", str(high))
+    with desk.expect_navigation():
+        desk.click("form.sit button")
+    # Alone at the table, at its most: the box is off and says why.
+    assert desk.locator("#add-chips").is_disabled()
+    assert desk.locator("form.add-chips button[type=submit]").is_disabled()
+    assert desk.locator(".add-chips__full").is_visible()
+    screenshot(desk, "add-chips-full-desktop")
+    # The phone player buys in for 50 less: whatever the hand, they end it short of the most.
+    phone.goto(url)
+    phone.fill("#buy-in", str(high - 50))
+    with phone.expect_navigation():
+        phone.click("form.sit button")
     box = phone.locator("#add-chips")
     assert box.get_attribute("data-high") == str(high)
-    phone.wait_for_selector(".family-flop", timeout=15_000)  # the blinds are in
-    phone.wait_for_function(
-        "() => !document.getElementById('add-chips').disabled", timeout=10_000)
+    # Dealt in (the blinds are in): off until the hand is over, saying so.
+    phone.wait_for_selector(".seat--me[data-dealt]", timeout=15_000)
+    phone.wait_for_selector(".add-chips__wait", state="visible", timeout=10_000)
+    assert box.is_disabled() and not phone.locator(".add-chips__full").is_visible()
+    # Whoever is to act folds: the hand is over, and both stacks are below the most.
+    deadline = time.monotonic() + 15
+    while not any(p.locator("#table-root [data-action='fold']").count() for p in pages):
+        assert time.monotonic() < deadline, "nobody's turn"
+        time.sleep(0.1)
+    next(p for p in pages if p.locator("#table-root [data-action='fold']").count()).click(
+        "#table-root [data-action='fold']")
+    phone.wait_for_selector(".phase-over", timeout=10_000)
+    phone.wait_for_function("() => !document.getElementById('add-chips').disabled", timeout=10_000)
     stack = int(phone.locator(".seat--me").get_attribute("data-stack"))
     assert 0 < stack < high
     assert box.input_value() == str(high - stack) and box.get_attribute("max") == str(high - stack)
-    assert not phone.locator(".add-chips__full").is_visible()
-    # An amount typed in is kept while it fits.
+    assert not phone.locator(".add-chips__full").is_visible() and not phone.locator(".add-chips__wait").is_visible()
     box.fill("3")
     assert box.input_value() == "3"
     phone.locator("#add-chips").scroll_into_view_if_needed()
