@@ -71,13 +71,14 @@ def moderates(*, table: Table, user: Any) -> bool:
     """Whether ``user`` may take anyone's line out of the table's chat and mute people in it: a
     club table's hosts (and its owner), a private table's creator. At a public table nobody but
     staff (in the admin)."""
-    if user is None or not getattr(user, "is_authenticated", False):
-        return False
-    return user.pk in moderator_ids(table=table)
+    from tables.hosting import hosts
+
+    return hosts(table=table, user=user)
 
 
 def moderator_ids(*, table: Table) -> list[int]:
-    """The users who moderate ``table``'s chat (``moderates``); nobody mutes them."""
+    """The users who moderate ``table``'s chat: its hosts (``tables.hosting.hosts``), as a list;
+    nobody mutes them."""
     if table.club_id is not None:
         from club.models import Membership
 

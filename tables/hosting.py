@@ -1,5 +1,6 @@
-"""A club host's controls at the club's tables: pause and resume, seat requests, sitting a player
-out, closing the table. Each checks that ``by`` hosts the table's club, then does one thing.
+"""A host's controls at a table: pause and resume, seat requests, sitting a player out, closing
+the table. A club table's hosts are its club's hosts (and owner); a private table's host is whoever
+opened it; a public table has none. Each checks that ``by`` hosts the table, then does one thing.
 
 The table's own writers (``tables.services``) do the work; these add who may ask for it.
 """
@@ -17,10 +18,26 @@ from tables.models import Seat, SeatRequest, Table
 from tables.services import TableError
 
 
+def hosts(*, table: Table, user: Any) -> bool:
+    """Whether ``user`` hosts ``table`` (see the module's docstring)."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return False
+    if table.club_id is None:
+        return not table.is_public and table.created_by_id == user.pk
+    from club.selectors import membership_of
+
+    membership = membership_of(club=table.club_id, user=user)
+    return bool(membership is not None and membership.is_host)
+
+
 def _host_table(table_id: int, by: Any) -> Table:
     table = Table.objects.filter(id=table_id).first()
-    if table is None or table.club_id is None:
+    if table is None:
         raise TableError(_("No such table."))
+    if table.club_id is None:
+        if not hosts(table=table, user=by):
+            raise TableError(_("Only whoever opened this table can do that."))
+        return table
     try:
         club_services.club_require_host(club=table.club_id, user=by)
     except club_services.ClubError as exc:

@@ -12,6 +12,7 @@ from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
+from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -91,9 +92,11 @@ def _back(table_id: int) -> HttpResponseRedirect:
     return redirect(reverse("table", kwargs={"table_id": table_id}))
 
 
-def _table_of_a_club(request: HttpRequest, table_id: int) -> Table:
-    table = Table.objects.filter(id=table_id, club__isnull=False).first()
-    if table is None or not selectors.can_watch(table_id=table_id, user=request.user):
+def _hosted_table(request: HttpRequest, table_id: int) -> Table:
+    """A table that has hosts (a club's, or a private one), which ``request.user`` may watch."""
+    table = Table.objects.filter(id=table_id).filter(Q(club__isnull=False) | Q(is_public=False)).first()
+    if table is None or not (hosting.hosts(table=table, user=request.user)
+                             or selectors.can_watch(table_id=table_id, user=request.user)):
         raise Http404
     return table
 
@@ -103,15 +106,18 @@ HOST_ACTIONS = {
     "resume": (hosting.table_host_resume, gettext_lazy("The table is open again.")),
     "close": (hosting.table_host_close, gettext_lazy("The table closes after this hand; every stack goes back to its player's club chips.")),
 }
+CLOSED_PRIVATE = gettext_lazy("The table closes after this hand; every stack goes back to its player's bankroll.")
 
 
 @require_POST
 @login_required
 def table_host_action(request: HttpRequest, table_id: int, action: str) -> HttpResponseRedirect:
-    table = _table_of_a_club(request, table_id)
+    table = _hosted_table(request, table_id)
     if action not in HOST_ACTIONS:
         raise Http404
     call, done = HOST_ACTIONS[action]
+    if action == "close" and table.club_id is None:
+        done = CLOSED_PRIVATE
     try:
         call(table_id=table.id, by=request.user)
     except services.TableError as exc:
@@ -121,6 +127,8 @@ def table_host_action(request: HttpRequest, table_id: int, action: str) -> HttpR
     if action == "close":
         table.refresh_from_db()
         if table.status == Table.Status.CLOSED:
+            if table.club_id is None:
+                return redirect("lobby")
             return redirect("club_home", club_id=table.club_id)
     return _back(table.id)
 
@@ -128,7 +136,7 @@ def table_host_action(request: HttpRequest, table_id: int, action: str) -> HttpR
 @require_POST
 @login_required
 def table_host_sit_out(request: HttpRequest, table_id: int) -> HttpResponseRedirect:
-    table = _table_of_a_club(request, table_id)
+    table = _hosted_table(request, table_id)
     raw = request.POST.get("user", "")
     if not raw.isdigit():
         messages.error(request, _("Choose a player."))
@@ -145,7 +153,7 @@ def table_host_sit_out(request: HttpRequest, table_id: int) -> HttpResponseRedir
 @require_POST
 @login_required
 def table_seat_request_answer(request: HttpRequest, table_id: int, request_id: int, answer: str) -> HttpResponseRedirect:
-    table = _table_of_a_club(request, table_id)
+    table = _hosted_table(request, table_id)
     if answer not in ("approve", "decline"):
         raise Http404
     call = hosting.table_seat_request_approve if answer == "approve" else hosting.table_seat_request_decline

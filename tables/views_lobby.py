@@ -237,8 +237,10 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
         context.update(_club_context(request, table))
     elif not table.is_public and request.user.is_authenticated and table.created_by_id == request.user.pk:
         context["invite_url"] = _invite_url(request, table)
+    if hosting.hosts(table=table, user=request.user):
+        context["host_panel"] = _host_panel_context(table)
     template = "table.html#table" if _htmx_target(request) == TABLE_TARGET else "table.html"
-    if _htmx_target(request) == HOST_PANEL_TARGET and context.get("club_table", {}).get("is_host"):
+    if _htmx_target(request) == HOST_PANEL_TARGET and context.get("host_panel"):
         template = "tables/_host_panel.html"
     response = render(request, template, context)
     patch_vary_headers(response, ("HX-Request",))
@@ -246,21 +248,25 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
 
 
 def _club_context(request: HttpRequest, table: Table) -> dict[str, Any]:
-    """A club table's page: its club, and for hosts the panel's seat requests and players."""
+    """A club table's page: its club, whether the viewer hosts it, and their seat request."""
     membership = club_selectors.membership_of(club=table.club_id, user=request.user)
     is_host = bool(membership and membership.is_host)
     info: dict[str, Any] = {"club": table.club, "is_host": is_host, "needs_approval": table.seat_approval and not is_host}
     if request.user.is_authenticated:
         info["my_request"] = SeatRequest.objects.filter(table=table, user=request.user, status=SeatRequest.Status.PENDING).first()
-    if is_host:
-        requests = list(SeatRequest.objects.filter(table=table, status=SeatRequest.Status.PENDING).select_related("user", "user__profile"))
-        for r in requests:
-            r.name = club_selectors.display_name(r.user)  # type: ignore[attr-defined]
-        seated = list(Seat.objects.filter(table=table).select_related("user", "user__profile").order_by("seat_no"))
-        info["requests"] = requests
-        info["players"] = [{"user_id": st.user_id, "name": club_selectors.display_name(st.user),
-                            "out": st.sitting_out or st.break_next} for st in seated]
     return {"club_table": info}
+
+
+def _host_panel_context(table: Table) -> dict[str, Any]:
+    """What a table's host controls show (``tables/_host_panel.html``): seat requests waiting for
+    a yes (club tables that approve seats) and the seated players, to sit one out."""
+    requests = list(SeatRequest.objects.filter(table=table, status=SeatRequest.Status.PENDING).select_related("user", "user__profile"))
+    for r in requests:
+        r.name = club_selectors.display_name(r.user)  # type: ignore[attr-defined]
+    seated = list(Seat.objects.filter(table=table).select_related("user", "user__profile").order_by("seat_no"))
+    players = [{"user_id": st.user_id, "name": club_selectors.display_name(st.user),
+                "out": st.sitting_out or st.break_next} for st in seated]
+    return {"requests": requests, "players": players, "club": table.club_id is not None}
 
 
 def _buy_in_context(request: HttpRequest, table: Table) -> dict[str, Any]:
