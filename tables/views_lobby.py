@@ -228,6 +228,9 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
     context["ws_url"] = f"/ws/tables/{table.id}/"
     context["messages_inline"] = True  # table.html shows sit/leave messages next to the seats
     context.update(_buy_in_context(request, table))
+    # The free seats, for a player who wants to choose where to sit (next to a friend, or after
+    # the big hitter); the picture's empty seats choose one too (static/js/table.js).
+    context["free_seats"] = _free_seats(context.get("seat_rows") or [])
     context["chat_may_write"] = chat.may_write(table=table, user=request.user)
     context["chat_moderates"] = chat.moderates(table=table, user=request.user)
     context["chat_muted"] = context["chat_may_write"] and chat.is_muted(table_id=table.id, user=request.user)
@@ -245,6 +248,17 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
     response = render(request, template, context)
     patch_vary_headers(response, ("HX-Request",))
     return response
+
+
+def _free_seats(rows: list[Any]) -> list[dict[str, Any]]:
+    """Each free seat's number and who sits before it, clockwise ("seat 3, after Alice")."""
+    out = []
+    for i, row in enumerate(rows):
+        if not row.empty:
+            continue
+        before = next((rows[(i - k) % len(rows)] for k in range(1, len(rows)) if not rows[(i - k) % len(rows)].empty), None)
+        out.append({"no": row.no, "after": before.name if before is not None else ""})
+    return out
 
 
 def _club_context(request: HttpRequest, table: Table) -> dict[str, Any]:

@@ -65,6 +65,7 @@
     myTurn = !!msg.my_turn;
     markTheTab();
     fitAddChips();
+    markChosenSeat();
   }
 
   // The "Add chips" box (the page's, not the picture's) follows the live stack: it offers to
@@ -198,7 +199,32 @@
     } catch (e) { /* no sound, no harm */ }
   }
 
+  // Choosing a seat before sitting down: a tap on an empty seat picks it in the "Seat" box
+  // (the box lists the free seats too); the chosen seat stays marked across pictures.
+  var seatChoice = document.getElementById("seat-choice");
+  function markChosenSeat() {
+    if (!seatChoice) return;
+    var seats = root.querySelectorAll(".seat[data-seat]");
+    for (var i = 0; i < seats.length; i++) {
+      seats[i].classList.toggle("seat--chosen", seats[i].getAttribute("data-seat") === seatChoice.value);
+    }
+  }
+  if (seatChoice) {
+    seatChoice.addEventListener("change", markChosenSeat);
+    root.classList.add("can-choose-seat");
+  }
+
   root.addEventListener("click", function (ev) {
+    var empty = seatChoice && ev.target.closest(".seat--empty[data-seat]");
+    if (empty) {
+      var no = empty.getAttribute("data-seat");
+      if (seatChoice.querySelector('option[value="' + no + '"]')) {
+        seatChoice.value = no;
+        markChosenSeat();
+        seatChoice.focus();
+      }
+      return;
+    }
     var btn = ev.target.closest("[data-action]");
     if (btn && !btn.disabled) {
       ev.preventDefault();

@@ -197,6 +197,8 @@ def seat_list(rows: Any, phase: str = "", bb: Any = None) -> SafeString:
             classes += " seat--folded"
         # The viewer's own stack as a plain number, for the page's "Add chips" box.
         own = f' data-stack="{s.stack}"' if s.me and not s.empty and not bb and isinstance(s.stack, int) else ""
+        if s.empty:
+            own = f' data-seat="{int(s.no)}"'  # a tap chooses it in the page's "Seat" box
         if own and (s.in_hand or s.folded) and phase not in ("", "over"):
             own += " data-dealt"  # dealt into the hand being played: chips wait for its end
         parts.append(f'<li class="{classes}"{own}>\n')

@@ -341,3 +341,35 @@ def test_a_chime_when_the_turn_comes_and_near_the_end_of_the_clock(browser: Any,
     assert not other.locator("#table-sound").is_checked()
     for page in pages:
         page.context.close()
+
+
+def test_a_tap_on_an_empty_seat_chooses_where_to_sit(browser: Any, classic_server: str, screenshot: Any) -> None:
+    """At a three-seat table with one player, a newcomer taps the last empty seat in the picture:
+    the "Seat" box picks it, the seat is marked, and sitting down puts them there."""
+    tag = uuid.uuid4().hex[:5]
+    phone, desk = (_sign_up(browser, classic_server, f"{n}{tag}", size) for n, size in (("sue", PHONE), ("tom", DESKTOP)))
+    desk.goto(classic_server + "/tables/new/")
+    desk.fill("input[name=name]", f"seats {tag}")
+    desk.select_option("select[name=game]", "NT")
+    desk.select_option("select[name=max_seats]", "3")
+    desk.click("main form button[type=submit]")
+    desk.wait_for_url(re.compile(r".*/tables/\d+/$"))
+    url = desk.url
+    with desk.expect_navigation():
+        desk.click("form.sit button")
+    phone.goto(url)
+    empty = phone.locator(".seat--empty[data-seat]")
+    assert empty.count() == 2
+    last = empty.nth(1)
+    wanted = last.get_attribute("data-seat")
+    last.click()
+    assert phone.locator("#seat-choice").input_value() == wanted
+    assert "seat--chosen" in (last.get_attribute("class") or "")
+    screenshot(phone, "seat-chosen-phone")
+    with phone.expect_navigation():
+        phone.click("form.sit button")
+    seats = phone.locator("#table-root .seats > li")
+    mine = [i for i in range(seats.count()) if "seat--me" in (seats.nth(i).get_attribute("class") or "")]
+    assert mine == [int(wanted)]
+    for page in (phone, desk):
+        page.context.close()
