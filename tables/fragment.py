@@ -25,6 +25,7 @@ from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language, gettext_noop
 
+from tables.stakes import stakes_text
 from tables.templatetags.table_cards import (
     _drawing,
     _get,
@@ -55,6 +56,33 @@ _MSGIDS = (
 )
 
 _CLOCK = '<span class="clock" data-clock></span>'
+_SPEEDS = {"slow": gettext_noop("Slow"), "medium": gettext_noop("Medium"), "fast": gettext_noop("Fast")}
+_NEXT_TERMS = gettext_noop("From the next hand: %(terms)s.")
+
+
+def _terms(table: Any) -> str:
+    """The felt's ``data-`` attributes saying the stakes and speed being played (the page's
+    script keeps the header and the buy-in boxes in step when a host changes them), and the
+    line saying what a host's change waiting for the hand's end will be."""
+    if table is None or _get(table, "big_blind") is None:
+        return ""
+    game, small, big, speed = _get(table, "game"), _get(table, "small_blind"), _get(table, "big_blind"), _get(table, "speed")
+    return (f' data-stakes="{_v(stakes_text(game, small, big))}" data-speed="{_t(_SPEEDS.get(speed, speed))}"'
+            f' data-big-blind="{_v(str(big))}"')
+
+
+def _next_terms(table: Any) -> str:
+    if table is None:
+        return ""
+    big, speed = _get(table, "next_big_blind"), _get(table, "next_speed")
+    if big is None and not speed:
+        return ""
+    parts = []
+    if big is not None:
+        parts.append(stakes_text(_get(table, "game"), _get(table, "next_small_blind"), big))
+    if speed:
+        parts.append(_t(_SPEEDS.get(speed, speed)))
+    return f'<p class="muted next-terms">{_bt(_NEXT_TERMS, terms=" · ".join(parts))}</p>'
 
 
 def _v(value: Any) -> str:
@@ -115,7 +143,7 @@ def _render_table(context: Any) -> SafeString:
     table = get("table")
     out = [
         f'\n  <section class="felt family-{_v(family) if family else "pp"} phase-{_v(phase) if phase else "waiting"}'
-        f'{" is-arranging" if arranging else ""}{" game-bb" if bb else ""}" aria-label="{_t("Table")}">\n'
+        f'{" is-arranging" if arranging else ""}{" game-bb" if bb else ""}"{_terms(table)} aria-label="{_t("Table")}">\n'
         f'    <ol class="seats">\n      {seat_list(get("seat_rows"), phase or "", bb)}\n'
         "    </ol>\n\n    "
     ]
@@ -164,6 +192,7 @@ def _render_table(context: Any) -> SafeString:
                 scoop = _bt("%(name)s scoops high and low!", name=scoop_name)
             out.append(f'<p class="scoop" role="status"><span aria-hidden="true">★</span> {scoop}</p>')
         out.append("\n    ")
+        out.append(_next_terms(table))
         if phase == "over" and not _get(bb, "over"):
             if _get(table, "status") == "paused" or _get(table, "pause_after_hand"):
                 out.append(f'<p class="muted next-hand">{_t(_PAUSED)}</p>')

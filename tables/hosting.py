@@ -13,7 +13,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from club import services as club_services
-from tables import services
+from tables import hotsql, services
 from tables.models import Seat, SeatRequest, Table
 from tables.services import TableError
 
@@ -60,6 +60,49 @@ def table_host_close(*, table_id: int, by: Any) -> int:
     """Close after the hand being played; every stack goes back to its owner's club chips."""
     _host_table(table_id, by)
     return services.table_close(table_id=table_id)
+
+
+MAX_BLIND = 2_000_000
+
+
+def table_host_terms(*, table_id: int, by: Any, small_blind: Any = None, big_blind: Any = None, speed: Any = None) -> str:
+    """Change the table's blinds and speed (each left as it is when not given). Between hands the
+    change takes effect at once; while a hand is played, when it ends (the hand keeps what it was
+    dealt with). Baseball plays for units whatever the blinds say: only its speed changes.
+    Returns ``"now"`` or ``"next"``."""
+    _host_table(table_id, by)
+    with transaction.atomic():
+        table = services._lock_table(table_id)
+        if table.status == Table.Status.CLOSED or table.close_after_hand:
+            raise TableError(_("This table is closed."))
+        current = (table.next_small_blind, table.next_big_blind) if table.next_big_blind is not None \
+            else (table.small_blind, table.big_blind)
+        small, big = current
+        if small_blind is not None or big_blind is not None:
+            if table.game == "BB":
+                raise TableError(_("Baseball plays for units: its stakes do not change."))
+            if not all(isinstance(x, int) and not isinstance(x, bool) for x in (small_blind, big_blind)):
+                raise TableError(_("Give both the small and the big blind, in whole chips."))
+            if not 0 < small_blind < big_blind <= MAX_BLIND:
+                raise TableError(_("The small blind must be positive and smaller than the big blind."))
+            small, big = small_blind, big_blind
+        new_speed = (table.next_speed or table.speed) if speed is None else speed
+        if new_speed not in Table.Speed.values:
+            raise TableError(_("Speed must be slow, medium or fast."))
+        if (small, big, new_speed) == (table.small_blind, table.big_blind, table.speed) \
+                and table.next_big_blind is None and not table.next_speed:
+            raise TableError(_("The table already plays these stakes at this speed."))
+        changes_blinds = (small, big) != (table.small_blind, table.big_blind)
+        table.next_small_blind, table.next_big_blind = (small, big) if changes_blinds else (None, None)
+        table.next_speed = new_speed if new_speed != table.speed else ""
+        when = "next"
+        if services._current_hand(table) is None:
+            services.apply_next_terms(table)
+            when = "now"
+        else:
+            hotsql.save(table, services._TERMS)
+        services._bump(table)
+    return when
 
 
 def table_host_sit_out(*, table_id: int, by: Any, user_id: int) -> None:

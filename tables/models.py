@@ -56,6 +56,11 @@ class Table(models.Model):
     club = models.ForeignKey("club.Club", on_delete=models.PROTECT, null=True, blank=True, related_name="tables")
     seat_approval = models.BooleanField(_("a host approves every seat"), default=False)
     close_after_hand = models.BooleanField(default=False)
+    # A host's change of stakes or speed made while a hand is played: it takes effect when that
+    # hand ends (tables.hosting.table_host_terms); between hands a change takes effect at once.
+    next_small_blind = models.PositiveIntegerField(null=True, blank=True)
+    next_big_blind = models.PositiveIntegerField(null=True, blank=True)
+    next_speed = models.CharField(max_length=8, blank=True, default="")
     version = models.BigIntegerField(default=0)
     button_seat = models.SmallIntegerField(default=-1)
     hands_played = models.PositiveIntegerField(default=0)

@@ -362,6 +362,22 @@ def _cash_out(table: Table, seat: Seat) -> None:
     seat.delete()
 
 
+_TERMS = ("small_blind", "big_blind", "speed", "next_small_blind", "next_big_blind", "next_speed")
+
+
+def apply_next_terms(table: Table) -> None:
+    """A host's change of stakes or speed waiting for the hand to end takes effect (the caller
+    holds the table's lock and bumps its version); the lobby hears of it on commit."""
+    if table.next_big_blind is not None and table.next_small_blind is not None:
+        table.small_blind, table.big_blind = table.next_small_blind, table.next_big_blind
+    if table.next_speed:
+        table.speed = table.next_speed
+    table.next_small_blind = table.next_big_blind = None
+    table.next_speed = ""
+    hotsql.save(table, _TERMS)
+    transaction.on_commit(_lobby_changed)
+
+
 def _close(table: Table) -> None:
     """Close the table now: every stack goes back where it came from; waiting requests lapse."""
     for seat in Seat.objects.filter(table=table).select_related("user"):
@@ -601,6 +617,8 @@ def _settle(table: Table, hand: Hand, state: Any, now: dt.datetime) -> None:
     table.hands_played += 1
     if table.club_id is not None and not baseball.is_baseball(table):
         _club_hand_played(table, hand, nets)
+    if table.next_big_blind is not None or table.next_speed:
+        apply_next_terms(table)
     if table.close_after_hand:
         _close(table)
     elif table.pause_after_hand:

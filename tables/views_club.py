@@ -150,6 +150,43 @@ def table_host_sit_out(request: HttpRequest, table_id: int) -> HttpResponseRedir
     return _back(table.id)
 
 
+class TermsForm(forms.Form):
+    """A host's change of a table's stakes and speed (the host panel). Baseball's form has no
+    blinds: it plays for units."""
+
+    small_blind = forms.IntegerField(label=gettext_lazy("Small blind"), min_value=1, max_value=1_000_000, required=False)
+    big_blind = forms.IntegerField(label=gettext_lazy("Big blind"), min_value=2, max_value=hosting.MAX_BLIND, required=False)
+    speed = forms.ChoiceField(label=gettext_lazy("Speed"), choices=Table.Speed.choices)
+
+
+@require_POST
+@login_required
+def table_host_terms(request: HttpRequest, table_id: int) -> HttpResponseRedirect:
+    table = _hosted_table(request, table_id)
+    form = TermsForm(request.POST)
+    if not form.is_valid():
+        for errors in form.errors.values():
+            for error in errors:
+                messages.error(request, error)
+        return _back(table.id)
+    data = form.cleaned_data
+    small, big = data.get("small_blind"), data.get("big_blind")
+    if table.game == "BB":
+        small = big = None
+    elif small is None or big is None:
+        messages.error(request, _("Give both the small and the big blind, in whole chips."))
+        return _back(table.id)
+    try:
+        when = hosting.table_host_terms(table_id=table.id, by=request.user, small_blind=small, big_blind=big,
+                                        speed=data["speed"])
+    except services.TableError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(request, str(_("The new stakes and speed are in play.") if when == "now"
+                                      else _("The new stakes and speed start with the next hand.")))
+    return _back(table.id)
+
+
 @require_POST
 @login_required
 def table_seat_request_answer(request: HttpRequest, table_id: int, request_id: int, answer: str) -> HttpResponseRedirect:

@@ -280,7 +280,14 @@ def _host_panel_context(table: Table) -> dict[str, Any]:
     seated = list(Seat.objects.filter(table=table).select_related("user", "user__profile").order_by("seat_no"))
     players = [{"user_id": st.user_id, "name": club_selectors.display_name(st.user),
                 "out": st.sitting_out or st.break_next} for st in seated]
-    return {"requests": requests, "players": players, "club": table.club_id is not None}
+    pending = table.next_big_blind is not None or bool(table.next_speed)
+    terms = {
+        "small": table.next_small_blind if table.next_big_blind is not None else table.small_blind,
+        "big": table.next_big_blind if table.next_big_blind is not None else table.big_blind,
+        "speed": table.next_speed or table.speed, "speeds": Table.Speed.choices,
+        "units": table.game == "BB", "pending": pending,
+    }
+    return {"requests": requests, "players": players, "club": table.club_id is not None, "terms": terms}
 
 
 def _buy_in_context(request: HttpRequest, table: Table) -> dict[str, Any]:
@@ -307,10 +314,11 @@ def _buy_in_context(request: HttpRequest, table: Table) -> dict[str, Any]:
         room = min(max(0, high - int(seat.stack)), bankroll)
         broke = int(seat.stack) < table.big_blind
         add_chips = {"room": room, "default": min(room, default) if broke else room,
-                     "high": high, "bankroll": bankroll, "buy_in": default, "big_blind": table.big_blind}
+                     "high": high, "bankroll": bankroll, "buy_in": default, "big_blind": table.big_blind,
+                     "max_bb": table.max_buy_in_bb}
     return {
         "bankroll": bankroll,
-        "buy_in": {"min": low, "max": high, "default": default,
+        "buy_in": {"min": low, "max": high, "default": default, "default_bb": DEFAULT_BUY_IN_BB,
                    "affordable": bankroll is None or bankroll >= low},
         "add_chips": add_chips,
     }

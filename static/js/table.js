@@ -64,8 +64,43 @@
     if (msg.deadline !== warnedFor) warned = false;  // a new clock: warn again near its end
     myTurn = !!msg.my_turn;
     markTheTab();
+    followTerms();
     fitAddChips();
     markChosenSeat();
+  }
+
+  // A host may change the stakes and speed (from the next hand): the picture carries the ones
+  // being played, and the page's header and buy-in boxes follow them without a reload.
+  function followTerms() {
+    var felt = root.querySelector(".felt[data-big-blind]");
+    if (!felt) return;
+    var set = function (sel, text) { var el = document.querySelector(sel); if (el && text && el.textContent !== text) el.textContent = text; };
+    set("[data-table-stakes]", felt.getAttribute("data-stakes"));
+    set("[data-table-speed]", felt.getAttribute("data-speed"));
+    var bb = parseInt(felt.getAttribute("data-big-blind"), 10);
+    if (!(bb > 0)) return;
+    if (addChips && addChips.getAttribute("data-max-bb")) {
+      var old = parseInt(addChips.getAttribute("data-big-blind"), 10);
+      if (old !== bb) {
+        var maxBb = parseInt(addChips.getAttribute("data-max-bb"), 10);
+        var buyIn = Math.round((parseInt(addChips.getAttribute("data-buy-in"), 10) || 0) / old * bb);
+        addChips.setAttribute("data-big-blind", String(bb));
+        addChips.setAttribute("data-high", String(maxBb * bb));
+        addChips.setAttribute("data-buy-in", String(Math.min(buyIn, maxBb * bb)));
+        addChips.removeAttribute("data-typed");
+      }
+    }
+    var buy = document.getElementById("buy-in");
+    if (buy && parseInt(buy.getAttribute("data-big-blind"), 10) !== bb) {
+      var n = function (name) { return parseInt(buy.getAttribute(name), 10) || 0; };
+      var low = n("data-min-bb") * bb, high = n("data-max-bb") * bb, want = n("data-default-bb") * bb;
+      var bankroll = buy.getAttribute("data-bankroll");
+      if (bankroll !== "" && bankroll !== null) want = Math.min(want, parseInt(bankroll, 10));
+      buy.setAttribute("data-big-blind", String(bb));
+      buy.min = String(low); buy.max = String(high);
+      buy.value = String(Math.max(low, Math.min(high, want)));
+      set("[data-buy-in-range]", low + "\u2013" + high);
+    }
   }
 
   // The "Add chips" box (the page's, not the picture's) follows the live stack: it offers to

@@ -373,3 +373,60 @@ def test_a_tap_on_an_empty_seat_chooses_where_to_sit(browser: Any, classic_serve
     assert mine == [int(wanted)]
     for page in (phone, desk):
         page.context.close()
+
+
+def test_a_host_changes_the_stakes_and_the_other_page_follows(browser: Any, classic_server: str, screenshot: Any) -> None:
+    """A private table's host raises the blinds while a hand is played: the friend's picture says
+    what comes next, and when the hand ends the friend's header and Add chips box follow the new
+    blinds without a reload; the next hand posts them."""
+    tag = uuid.uuid4().hex[:5]
+    host, friend = (_sign_up(browser, classic_server, f"{n}{tag}", size) for n, size in (("hal", DESKTOP), ("fay", PHONE)))
+    host.goto(classic_server + "/tables/new/")
+    host.fill("input[name=name]", f"kitchen {tag}")
+    host.select_option("select[name=game]", "NT")
+    host.select_option("select[name=max_seats]", "2")
+    host.check("input[name=visibility][value=private]")
+    host.click("main form button[type=submit]")
+    host.wait_for_url(re.compile(r".*/tables/\d+/invite/$"))  # the invite link, to send to friends
+    invite = host.locator("main input[readonly]").first.input_value()
+    url = invite.split("?", 1)[0]
+    host.goto(url)
+    with host.expect_navigation():
+        host.click("form.sit button")
+    friend.goto(invite)
+    friend.wait_for_url(re.compile(r".*/tables/\d+/.*"))
+    with friend.expect_navigation():
+        friend.click("form.sit button")
+    friend.wait_for_selector(".felt.phase-preflop", timeout=15_000)  # the first hand is dealt
+    assert "10" in friend.locator("[data-table-stakes]").inner_text()
+    # The host's panel: new blinds and a faster clock, while the first hand is being played.
+    host.goto(url)
+    host.fill("#host-panel input[name=small_blind]", "25")
+    host.fill("#host-panel input[name=big_blind]", "50")
+    host.select_option("#host-panel select[name=speed]", "fast")
+    with host.expect_navigation():
+        host.click("#host-panel .hostpanel__terms button[type=submit]")
+    assert host.locator(".flash__item--success").count() == 1
+    friend.wait_for_selector(".next-terms", timeout=10_000)
+    assert "25/50" in friend.locator(".next-terms").inner_text()
+    assert "5/10" in friend.locator("[data-table-stakes]").inner_text()
+    screenshot(friend, "next-stakes-phone")
+    # Whoever is to act folds: the hand ends, the new stakes are in play on both pages.
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and not friend.locator(".phase-over").count():
+        for page in (host, friend):
+            _try_click(page, ".act--fold")
+        time.sleep(0.2)
+    friend.wait_for_function(
+        "() => (document.querySelector('[data-table-stakes]') || {}).textContent.includes('25/50')", timeout=10_000)
+    assert friend.locator(".next-terms").count() == 0
+    assert friend.locator("[data-table-speed]").inner_text() == host.locator("#host-panel select[name=speed] option[value=fast]").inner_text()
+    chips = friend.locator("#add-chips")
+    assert chips.get_attribute("data-high") == str(150 * 50) and chips.get_attribute("data-big-blind") == "50"
+    # The next hand (after this server's 30 s showdown pause) posts the new blinds.
+    friend.wait_for_function(
+        "() => [...document.querySelectorAll('.seat__bet')].some(e => e.textContent.replace(/\\D/g, '') === '50')",
+        timeout=60_000)
+    screenshot(friend, "new-stakes-phone")
+    for page in (host, friend):
+        page.context.close()

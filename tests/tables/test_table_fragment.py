@@ -29,9 +29,9 @@ from tests.tables.helpers import (
 
 # The partial as templates/table.html had it before {% table_fragment %}: between
 # "{% partialdef table inline %}" and "{% endpartialdef %}", verbatim, plus the hand a flop or draw
-# player's cards make (``my_made``), added since.
+# player's cards make (``my_made``) and the stakes and speed on the felt (``data-stakes``), added since.
 PARTIAL = """
-  <section class="felt family-{{ family|default:'pp' }} phase-{{ phase|default:'waiting' }}{% if arranging %} is-arranging{% endif %}{% if bb %} game-bb{% endif %}" aria-label="{% translate 'Table' %}">
+  <section class="felt family-{{ family|default:'pp' }} phase-{{ phase|default:'waiting' }}{% if arranging %} is-arranging{% endif %}{% if bb %} game-bb{% endif %}"{% if table %} data-stakes="{{ table|stakes }}" data-speed="{{ table.get_speed_display }}" data-big-blind="{{ table.big_blind|stringformat:'d' }}"{% endif %} aria-label="{% translate 'Table' %}">
     <ol class="seats">
       {% seat_list seat_rows phase bb %}
     </ol>
@@ -97,7 +97,7 @@ PARTIAL = """
   {{ history_html }}
   """
 
-REFERENCE = Template("{% load i18n static table_cards %}" + PARTIAL)
+REFERENCE = Template("{% load i18n static table_cards table_stakes %}" + PARTIAL)
 
 LANGUAGES = ("en", "he", "ru")
 # Names that must come out escaped, and one written right to left.
