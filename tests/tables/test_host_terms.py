@@ -205,3 +205,20 @@ def test_the_panel_form_changes_the_terms_and_the_page_says_so() -> None:
                         {"small_blind": "25", "big_blind": "50", "speed": "slow"}, follow=True).content.decode()
     assert "start with the next hand" in later and "The change waits for this hand to end." in later
     assert 'value="50"' in later  # the form shows the change waiting
+
+
+def test_hostile_posts_to_the_panel_form_never_crash_and_leave_sane_terms() -> None:
+    import random
+
+    from tests.test_forms_hostile import _junk
+
+    table, host, _friend = _private()
+    client = Client()
+    client.force_login(host)
+    rng = random.Random(5)
+    url = reverse("table_host_terms", args=[table.id])
+    for _ in range(150):
+        data = {f: _junk(rng) for f in rng.sample(["small_blind", "big_blind", "speed"], rng.randrange(0, 4))}
+        assert client.post(url, data).status_code == 302
+        table.refresh_from_db()
+        assert 0 < table.small_blind < table.big_blind <= hosting.MAX_BLIND and table.speed in Table.Speed.values
