@@ -58,6 +58,7 @@ _MSGIDS = (
 _CLOCK = '<span class="clock" data-clock></span>'
 _SPEEDS = {"slow": gettext_noop("Slow"), "medium": gettext_noop("Medium"), "fast": gettext_noop("Fast")}
 _NEXT_TERMS = gettext_noop("From the next hand: %(terms)s.")
+_SHOW = gettext_noop("Show my cards")
 
 
 def _terms(table: Any) -> str:
@@ -262,6 +263,8 @@ def _panel(get: Any, phase: Any, arranging: Any) -> str:
     out.append("\n      ")
     if phase == "arrange" and get("arranged"):
         out.append(f'<p class="panel__hint">{_t("Your arrangement is in. Waiting for the others.")}</p>')
+    if get("can_show"):
+        out.append(f'<button type="button" class="act act--show" data-action="show_cards">{_t(_SHOW)}</button>')
     out.append('\n      <span class="panel__spacer"></span>\n      ')
     if get("on_break"):
         back = _t("I'm back")

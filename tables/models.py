@@ -157,6 +157,9 @@ class Hand(models.Model):
     # revealed, so folded hands stay hidden. ``phh`` is the full record, never served as is.
     deck_commitment = models.CharField(max_length=64, blank=True, default="")
     deck_salts = models.JSONField(default=list, blank=True)
+    # Engine indexes of the players who chose to show their cards after the hand (before the
+    # next deal), as a winner who was not called may: tables.services._show_cards.
+    shown_after = models.JSONField(default=list, blank=True)
 
     class Meta:
         ordering = ["table", "-number"]

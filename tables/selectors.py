@@ -265,6 +265,8 @@ def table_context(*, table_id: int, user: Any, version_hint: int | None = None,
                 if seat_no == my_seat.seat_no and user_id == my_seat.user_id:
                     me = i
         view = state.view_for(me)
+        if hand.ended is not None and hand.shown_after:
+            view = with_shown_after(view, state, hand.shown_after)
     by_seat = {s.seat_no: s for s in seats}
     seat_dicts = []
     for n in range(table.max_seats):
@@ -286,12 +288,58 @@ def table_context(*, table_id: int, user: Any, version_hint: int | None = None,
         "history_html": _history_html(reads),
         "game_label": game_name(table.game),
         "on_break": bool(my_seat and (my_seat.sitting_out or my_seat.break_next)),
+        # After the hand, a player whose cards nobody saw may show them (tables.services._show_cards).
+        "can_show": bool(me is not None and hand is not None and hand.ended is not None
+                         and me not in _shown(hand, state) and (hand.deadline is not None or table.game == "BB")),
     })
     if table.game == "BB":
         from tables import baseball
 
         context.update(baseball.table_extra_context(table=table, user=user))
     return context
+
+
+# What a player's own view holds of their cards, by layout: Patch-Patch's three fours, a flop or
+# draw hand, stud's down cards (its up cards are everyone's already).
+_CARD_KEYS = ("hands", "cards", "down", "hole_count")
+
+
+def shown_after_section(hand: Any, state: Any, names: list[str]) -> Any:
+    """The hand page's last part: the cards players showed after the hand, in the order shown."""
+    from django.utils.translation import gettext as _
+
+    from tables.presenter import pictures
+    from tables.story import Line, Section
+
+    section = Section(title=_("After the hand"))
+    for i in hand.shown_after:
+        cards = [str(c) for c in state.hand_of(i)]
+        line = Line(text=_("%(name)s shows") % {"name": names[i]})
+        if hand.table.game == "PP" and len(cards) == 12:
+            line.groups = [pictures(cards[k:k + 4]) for k in (0, 4, 8)]
+        else:
+            line.cards = pictures(cards)
+        section.lines.append(line)
+    return section
+
+
+def _shown(hand: Any, state: Any) -> set[int]:
+    from tables.services import shown_seats
+
+    return shown_seats(hand, state)
+
+
+def with_shown_after(view: dict[str, Any], state: Any, shown: list[int]) -> dict[str, Any]:
+    """``view`` (one viewer's, of a finished hand) with the cards of the players who showed them
+    after the hand (``Hand.shown_after``) face up, as the showdown shows a hand. A copy: the
+    engine's view and state are shared by every viewer of this version."""
+    players = list(view["players"])
+    for i in shown:
+        if not 0 <= i < len(players):
+            continue
+        own = state.view_for(i)["players"][i]
+        players[i] = {**players[i], **{k: own[k] for k in _CARD_KEYS if k in own}, "shown": True}
+    return {**view, "players": players}
 
 
 def _add_winners(recent: list[dict[str, Any]]) -> None:
@@ -372,6 +420,8 @@ def finished_hand_context(*, hand: Any, user: Any = None) -> dict[str, Any]:
 
     state = get_variant(hand.table.game).from_json(hand.state)
     view = state.view_for(None)
+    if hand.shown_after:
+        view = with_shown_after(view, state, hand.shown_after)
     names = {}
     for seat_no, user_id, _start in hand.players:
         seat = Seat.objects.filter(table=hand.table, user_id=user_id).select_related("user", "user__profile").first()
@@ -388,6 +438,8 @@ def finished_hand_context(*, hand: Any, user: Any = None) -> dict[str, Any]:
     ]
     context = present(view=view, seats=seat_dicts, players=hand.players)
     story = hand_story(game=hand.table.game, state=state, names=[names[seat_no] for seat_no, _u, _s in hand.players])
+    if hand.shown_after:
+        story.append(shown_after_section(hand, state, [names[seat_no] for seat_no, _u, _s in hand.players]))
     context.update({"hand": hand, "table": hand.table, "story": story, "my_cards": []})
     mine = _engine_index_of(hand, user)
     if mine is not None:

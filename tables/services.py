@@ -47,7 +47,7 @@ ENGINE_ACTIONS = frozenset(
      "bet", "raise", "complete", "bring_in", "draw"}
 )
 ARRANGE_ACTIONS = frozenset({"swap", "arrange", "done"})
-TABLE_ACTIONS = frozenset({"sit_out", "im_back", "new_session"})
+TABLE_ACTIONS = frozenset({"sit_out", "im_back", "new_session", "show_cards"})
 
 
 class TableError(ValueError):
@@ -461,6 +461,8 @@ def table_act(*, table_id: int, user: AbstractBaseUser, message: dict[str, Any])
                 _deal_soon(table)
         elif action == "new_session":
             baseball.start_new_session(table, user)
+        elif action == "show_cards":
+            _show_cards(table, seat)
         else:
             hand = _current_hand(table)
             if hand is None:
@@ -477,6 +479,36 @@ def table_act(*, table_id: int, user: AbstractBaseUser, message: dict[str, Any])
                 table._hand_only = True  # type: ignore[attr-defined]
         new_version = _bump(table)
     return ActResult(version=new_version)
+
+
+def showable(table: Table, hand: Hand | None) -> bool:
+    """Whether the players of ``hand`` may still show their cards: it is the table's latest hand,
+    it is over, and the table still shows it (its showdown pause runs; Baseball keeps its last
+    pot in sight until the next deal)."""
+    return (hand is not None and hand.ended is not None
+            and (hand.deadline is not None or baseball.is_baseball(table)))
+
+
+def shown_seats(hand: Hand, state: Any) -> set[int]:
+    """The engine indexes whose cards every viewer sees: shown at the showdown or after it."""
+    shown = set(state.result.shown) if state.result is not None else set()
+    return shown | {int(i) for i in hand.shown_after or ()}
+
+
+def _show_cards(table: Table, seat: Seat) -> None:
+    """After the hand, a player who was dealt in shows their cards to everyone at the table (a
+    winner nobody called, or anyone who folded), until the next deal. Once shown, shown."""
+    hand = _latest_hand(table)
+    if not showable(table, hand):
+        raise TableError(_("Cards can be shown after a hand, until the next one is dealt."))
+    assert hand is not None
+    idx = _engine_index(hand, seat)
+    if idx is None:
+        raise TableError(_("You were not dealt into the last hand."))
+    if idx in shown_seats(hand, _load_state(table, hand)):
+        raise TableError(_("Your cards are already shown."))
+    hand.shown_after = [*hand.shown_after, idx]
+    hotsql.save(hand, ["shown_after"])
 
 
 def _prime_reads(table: Table, hand: Hand, state: Any) -> None:

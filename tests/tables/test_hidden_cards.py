@@ -49,12 +49,12 @@ def cards_in(text: str, lang: str) -> set[str]:
     return found
 
 
-def allowed_for(state: Any, viewer: int | None) -> set[str]:
+def allowed_for(state: Any, viewer: int | None, shown_after: tuple[int, ...] = ()) -> set[str]:
     ok = {str(c) for board in state.boards for c in board}
     if viewer is not None:
         ok |= {str(c) for c in state.hand_of(viewer)}
     if state.result is not None:
-        for seat in state.result.shown:
+        for seat in (*state.result.shown, *shown_after):
             ok |= {str(c) for c in state.hand_of(seat)}
     return ok
 
@@ -72,7 +72,7 @@ def _random_action(rng: random.Random, state: Any) -> tuple[int, dict[str, Any]]
     return seat, {"action": rng.choices(choices, weights)[0]}
 
 
-def _scan(table: Table, users: list[Any], hand: Hand, state: Any, lang: str) -> None:
+def _scan(table: Table, users: list[Any], hand: Hand, state: Any, lang: str, shown_after: tuple[int, ...] = ()) -> None:
     viewers: list[tuple[Any, int | None]] = [(user_for_index(hand, i), i) for i in range(len(hand.players))]
     viewers.append((None, None))
     with translation.override(lang):
@@ -80,8 +80,11 @@ def _scan(table: Table, users: list[Any], hand: Hand, state: Any, lang: str) -> 
             payload = table_snapshot(table_id=table.id, user=user)
             assert payload is not None
             seen = cards_in(payload["html"], lang)
-            leaked = seen - allowed_for(state, index)
+            leaked = seen - allowed_for(state, index, shown_after)
             assert not leaked, f"{lang}: viewer {index} was sent {sorted(leaked)} in phase {state.phase}"
+            if shown_after:  # and what was shown after the hand did reach everyone
+                for i in shown_after:
+                    assert {str(c) for c in state.hand_of(i)} <= seen | {str(c) for b in state.boards for c in b}
 
 
 def test_no_payload_ever_shows_a_card_before_its_time() -> None:
@@ -90,15 +93,29 @@ def test_no_payload_ever_shows_a_card_before_its_time() -> None:
     client = Client()
     scanned_hands = 0
     steps = 0
+    shows = 0
     while scanned_hands < HANDS:
         hand, state = current_state(table)
         lang = rng.choice(["en", "he", "ru"])
         _scan(table, users, hand, state, lang)
         if state.is_over:
-            # The public page of the finished hand shows only what the showdown revealed.
+            # Half the time one player whose cards nobody saw shows them after the hand: from
+            # then on everyone sees those, and still nothing else.
+            shown_after: tuple[int, ...] = ()
+            unseen = [i for i in range(len(hand.players)) if i not in state.result.shown]
+            if unseen and rng.random() < 0.5:
+                who = rng.choice(unseen)
+                services.table_act(table_id=table.id, user=user_for_index(hand, who),
+                                   message={"action": "show_cards", "version": table.version})
+                table.refresh_from_db()
+                shown_after = (who,)
+                shows += 1
+                _scan(table, users, hand, state, lang, shown_after)
+            # The public page of the finished hand shows only what the showdown (and a player
+            # showing after it) revealed.
             page = client.get(f"/tables/{table.id}/hands/{hand.number}/", HTTP_ACCEPT_LANGUAGE="en")
             assert page.status_code == 200
-            leaked = cards_in(page.content.decode(), "en") - allowed_for(state, None)
+            leaked = cards_in(page.content.decode(), "en") - allowed_for(state, None, shown_after)
             assert not leaked, f"hand page leaks {sorted(leaked)}"
             download = client.get(f"/tables/{table.id}/hands/{hand.number}.phh").content.decode()
             named = {str(c) for c in _history_cards(download)}
@@ -116,6 +133,7 @@ def test_no_payload_ever_shows_a_card_before_its_time() -> None:
         table.refresh_from_db()
         steps += 1
     assert steps > HANDS * 5
+    assert shows > HANDS // 5
 
 
 def _history_cards(text: str) -> set[Any]:

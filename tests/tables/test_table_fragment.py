@@ -29,7 +29,8 @@ from tests.tables.helpers import (
 
 # The partial as templates/table.html had it before {% table_fragment %}: between
 # "{% partialdef table inline %}" and "{% endpartialdef %}", verbatim, plus the hand a flop or draw
-# player's cards make (``my_made``) and the stakes and speed on the felt (``data-stakes``), added since.
+# player's cards make (``my_made``), the stakes and speed on the felt (``data-stakes``) and the
+# "Show my cards" button after a hand (``can_show``), added since.
 PARTIAL = """
   <section class="felt family-{{ family|default:'pp' }} phase-{{ phase|default:'waiting' }}{% if arranging %} is-arranging{% endif %}{% if bb %} game-bb{% endif %}"{% if table %} data-stakes="{{ table|stakes }}" data-speed="{{ table.get_speed_display }}" data-big-blind="{{ table.big_blind|stringformat:'d' }}"{% endif %} aria-label="{% translate 'Table' %}">
     <ol class="seats">
@@ -83,7 +84,7 @@ PARTIAL = """
         <input type="number" min="{{ sized.min }}" max="{{ sized.max }}" value="{{ sized.min }}" inputmode="numeric" aria-label="{% translate 'Amount' %}" data-size-input>
         <button type="button" class="act act--{{ sized.kind }}" data-sized-go data-key="{{ sized.key }}">{% if sized.kind == "bet" %}{% translate "Bet" %}{% else %}{% translate "Raise to" %}{% endif %} <span data-size-show>{{ sized.min|chips }}</span>{% if sized.key %} <kbd>{{ sized.key|upper }}</kbd>{% endif %}</button>
       </span>{% endif %}
-      {% if phase == "arrange" and arranged %}<p class="panel__hint">{% translate "Your arrangement is in. Waiting for the others." %}</p>{% endif %}
+      {% if phase == "arrange" and arranged %}<p class="panel__hint">{% translate "Your arrangement is in. Waiting for the others." %}</p>{% endif %}{% if can_show %}<button type="button" class="act act--show" data-action="show_cards">{% translate "Show my cards" %}</button>{% endif %}
       <span class="panel__spacer"></span>
       {% if on_break %}
         <button type="button" class="act act--back" data-action="im_back">{% translate "I'm back" %}</button>
