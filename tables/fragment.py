@@ -264,7 +264,7 @@ def _panel(get: Any, phase: Any, arranging: Any) -> str:
     if phase == "arrange" and get("arranged"):
         out.append(f'<p class="panel__hint">{_t("Your arrangement is in. Waiting for the others.")}</p>')
     if get("can_show"):
-        out.append(f'<button type="button" class="act act--show" data-action="show_cards">{_t(_SHOW)}</button>')
+        out.append(f'<button type="button" class="act act--quiet act--show" data-action="show_cards">{_t(_SHOW)}</button>')
     out.append('\n      <span class="panel__spacer"></span>\n      ')
     if get("on_break"):
         back = _t("I'm back")

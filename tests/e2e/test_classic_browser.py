@@ -430,3 +430,39 @@ def test_a_host_changes_the_stakes_and_the_other_page_follows(browser: Any, clas
     screenshot(friend, "new-stakes-phone")
     for page in (host, friend):
         page.context.close()
+
+
+def test_a_winner_nobody_called_shows_their_cards(browser: Any, classic_server: str, screenshot: Any) -> None:
+    """Heads-up Hold'em: the first to act folds. The winner taps "Show my cards" and the other
+    player's page turns the winner's two cards face up at once; the button is then gone."""
+    tag = uuid.uuid4().hex[:5]
+    pages = [_sign_up(browser, classic_server, f"{n}{tag}", size) for n, size in (("ivy", PHONE), ("joe", DESKTOP))]
+    url = _open_table(pages[1], classic_server, "NT", f"show {tag}")
+    _sit_everyone(pages, url)
+    for page in pages:
+        page.wait_for_selector(".felt.phase-preflop", timeout=15_000)
+    deadline = time.monotonic() + 20
+    folded = None
+    while folded is None and time.monotonic() < deadline:
+        for i, page in enumerate(pages):
+            if _try_click(page, ".act--fold"):
+                folded = i
+                break
+        time.sleep(0.2)
+    assert folded is not None
+    winner, loser = pages[1 - folded], pages[folded]
+    for page in pages:
+        page.wait_for_selector(".felt.phase-over", timeout=10_000)
+    mine = sorted(winner.locator(".board__mine [data-card], .seat--me [data-card]").evaluate_all(
+        "els => els.map(e => e.getAttribute('data-card'))"))
+    theirs = ".seat:not(.seat--me) [data-card]"
+    assert loser.locator(theirs).count() == 0
+    winner.click(".act--show")
+    loser.wait_for_function(f"() => document.querySelectorAll({theirs!r}).length === 2", timeout=10_000)
+    shown = sorted(loser.locator(theirs).evaluate_all("els => els.map(e => e.getAttribute('data-card'))"))
+    assert shown == sorted(set(mine)), (shown, mine)
+    winner.wait_for_selector(".act--show", state="detached", timeout=10_000)
+    assert loser.locator(".act--show").count() == 1  # the folder may still show theirs
+    screenshot(loser, f"shown-{'phone' if folded == 0 else 'desktop'}")
+    for page in pages:
+        page.context.close()

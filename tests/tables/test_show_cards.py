@@ -32,9 +32,12 @@ def _fold_first(table: Table) -> tuple[Hand, Any, int, int]:
     hand, state = current_state(table)
     folder = state.actors()[0]
     kinds = [a.kind for a in state.legal_actions(folder)]
-    if "fold" not in kinds:  # stud's forced bring-in first; then the other folds
+    if "fold" not in kinds:  # stud's forced bring-in (Baseball: a bet) first; then the other folds
+        kind = "bring_in" if "bring_in" in kinds else "bet"
+        legal = next(a for a in state.legal_actions(folder) if a.kind == kind)
+        amount = getattr(legal, "min_amount", None) or getattr(legal, "amount", None)
         services.table_act(table_id=table.id, user=user_for_index(hand, folder),
-                           message={"action": "bring_in", "version": table.version})
+                           message={"action": kind, "version": table.version, "amount": amount})
         table.refresh_from_db()
         folder = current_state(table)[1].actors()[0]
     services.table_act(table_id=table.id, user=user_for_index(hand, folder),
@@ -59,7 +62,7 @@ def _html(table: Table, user: Any, lang: str = "en") -> str:
     return str(snap["html"])
 
 
-@pytest.mark.parametrize("game", ["NT", "PO", "F7S", "F5D", "PP"])
+@pytest.mark.parametrize("game", ["NT", "PO", "F7S", "F5D", "PP", "BB"])
 def test_a_winner_nobody_called_shows_and_everyone_sees_exactly_that(game: str) -> None:
     table, users = seated_table(n=2, game=game)
     hand, state, winner, folder = _fold_first(table)

@@ -84,7 +84,7 @@ PARTIAL = """
         <input type="number" min="{{ sized.min }}" max="{{ sized.max }}" value="{{ sized.min }}" inputmode="numeric" aria-label="{% translate 'Amount' %}" data-size-input>
         <button type="button" class="act act--{{ sized.kind }}" data-sized-go data-key="{{ sized.key }}">{% if sized.kind == "bet" %}{% translate "Bet" %}{% else %}{% translate "Raise to" %}{% endif %} <span data-size-show>{{ sized.min|chips }}</span>{% if sized.key %} <kbd>{{ sized.key|upper }}</kbd>{% endif %}</button>
       </span>{% endif %}
-      {% if phase == "arrange" and arranged %}<p class="panel__hint">{% translate "Your arrangement is in. Waiting for the others." %}</p>{% endif %}{% if can_show %}<button type="button" class="act act--show" data-action="show_cards">{% translate "Show my cards" %}</button>{% endif %}
+      {% if phase == "arrange" and arranged %}<p class="panel__hint">{% translate "Your arrangement is in. Waiting for the others." %}</p>{% endif %}{% if can_show %}<button type="button" class="act act--quiet act--show" data-action="show_cards">{% translate "Show my cards" %}</button>{% endif %}
       <span class="panel__spacer"></span>
       {% if on_break %}
         <button type="button" class="act act--back" data-action="im_back">{% translate "I'm back" %}</button>
