@@ -101,6 +101,9 @@ class Seat(models.Model):
     sitting_out = models.BooleanField(default=False)  # on a break: not dealt in
     break_next = models.BooleanField(default=False)  # asked for a break from the next hand
     leaving = models.BooleanField(default=False)  # stands up when the current hand ends
+    # Joined a running blind game: dealt in when the big blind reaches the seat (GAMES.md 3;
+    # tables.services._deal_in_waiting).
+    wait_bb = models.BooleanField(default=False)
     joined = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -275,6 +275,7 @@ def table_context(*, table_id: int, user: Any, version_hint: int | None = None,
             "no": n, "empty": s is None, "name": _display_name(s.user) if s else "",
             "me": bool(s and my_seat and s.pk == my_seat.pk), "stack": _seat_stack(table, s),
             "sitting_out": bool(s and (s.sitting_out or s.break_next)), "user_id": s.user_id if s else None,
+            "wait_bb": bool(s and s.wait_bb),
         })
     context = present(view=view, seats=seat_dicts, players=hand.players if hand else None)
     context.update({

@@ -263,7 +263,8 @@ def table_take_seat(
                                        units=baseball.balance_of(table=table, user_id=user.pk))
         else:
             _chips_to_table(table, user, buy_in)
-            seat = Seat.objects.create(table=table, seat_no=seat_no, user=user, stack=buy_in)
+            seat = Seat.objects.create(table=table, seat_no=seat_no, user=user, stack=buy_in,
+                                       wait_bb=_joins_running_game(table, seats))
         if _current_hand(table) is None:
             _deal_soon(table)
         _bump(table)
@@ -710,6 +711,60 @@ def _ready_seats(table: Table) -> list[Seat]:
     ]
 
 
+def _blind_game(table: Table) -> bool:
+    """Hold'em, Omaha and draw: the ring games with blinds that rotate (GAMES.md section 3).
+    Stud and Baseball ante every hand; Patch-Patch seats two or three and deals everyone in."""
+    return getattr(_variant(table), "FAMILY", "") in ("flop", "draw")
+
+
+def _playing(table: Table, s: Seat) -> bool:
+    return not s.sitting_out and not s.leaving and not s.wait_bb and s.stack >= table.big_blind
+
+
+def _joins_running_game(table: Table, others: list[Seat]) -> bool:
+    """Whether a player sitting down now waits for the big blind (GAMES.md section 3: a player
+    joining a running table posts a big blind to be dealt in at once, or waits until the big
+    blind reaches their seat; the site has them wait). A game is running once it has dealt and
+    two others would be dealt the next hand without the newcomer."""
+    if not _blind_game(table) or (table.hands_played == 0 and _current_hand(table) is None):
+        return False
+    return sum(1 for s in others if _playing(table, s)) >= 2
+
+
+def _big_blind_seat(seat_nos: list[int], button_seat: int) -> int:
+    """The big blind's seat number among ``seat_nos`` (three or more) with the button there:
+    the small blind is left of the button, the big blind left of that."""
+    order = sorted(seat_nos)
+    i = order.index(button_seat)
+    return order[(i + 2) % len(order)]
+
+
+def _deal_in_waiting(table: Table, ready: list[Seat]) -> tuple[list[Seat], int | None]:
+    """Who is dealt the next hand, and its button, when seats wait for the big blind: the button
+    moves among the players already playing, and a waiting seat comes in on the hand whose big
+    blind falls on it. With fewer than two others ready nobody waits (the game would not run)."""
+    waiting = [s for s in ready if s.wait_bb]
+    if not waiting:
+        return ready, None
+    playing = [s for s in ready if not s.wait_bb]
+    if len(playing) < 2:
+        coming = waiting
+    else:
+        nos = [s.seat_no for s in playing]
+        after = [n for n in nos if n > table.button_seat]
+        button = after[0] if after else nos[0]
+        coming = []
+        for w in sorted(waiting, key=lambda s: (s.seat_no <= button, s.seat_no)):  # clockwise from the button
+            if _big_blind_seat([*nos, w.seat_no], button) == w.seat_no:
+                coming.append(w)
+                nos.append(w.seat_no)
+    for s in coming:
+        s.wait_bb = False
+        s.save(update_fields=["wait_bb"])
+    dealt = sorted([*playing, *coming], key=lambda s: s.seat_no)
+    return dealt, (button if len(playing) >= 2 else None)
+
+
 def _deal_soon(table: Table) -> None:
     """Set the table to deal in a few seconds if two players are ready and no deal is pending
     (the wait lets a third player sit down before the first two are dealt in)."""
@@ -740,10 +795,12 @@ def _start_hand_if_ready(table: Table) -> Hand | None:
     # The last hand's clock (its showdown pause) ends with this deal: a deadline left on it would
     # bring the sweep back to this table every time it runs.
     Hand.objects.filter(table=table, deadline__isnull=False, ended__isnull=False).update(clock="", deadline=None)
-    # The button moves one seat clockwise among the players dealt in.
+    # The button moves one seat clockwise among the players dealt in (among those already
+    # playing when someone waits for the big blind: they come in behind it).
+    ready, moved = _deal_in_waiting(table, ready)
     seat_nos = [s.seat_no for s in ready]
     after = [n for n in seat_nos if n > table.button_seat]
-    button_seat = after[0] if after else seat_nos[0]
+    button_seat = moved if moved is not None else (after[0] if after else seat_nos[0])
     units = baseball.is_baseball(table)
     if units:  # a session's first dealer is drawn at random (tables.baseball)
         button_seat = baseball.dealer_seat(table, seat_nos, button_seat)
