@@ -59,6 +59,8 @@ _CLOCK = '<span class="clock" data-clock></span>'
 _SPEEDS = {"slow": gettext_noop("Slow"), "medium": gettext_noop("Medium"), "fast": gettext_noop("Fast")}
 _NEXT_TERMS = gettext_noop("From the next hand: %(terms)s.")
 _SHOW = gettext_noop("Show my cards")
+_PRE = gettext_noop("Before your turn")
+_CHECK_FOLD = gettext_noop("Check/fold")
 
 
 def _terms(table: Any) -> str:
@@ -263,6 +265,10 @@ def _panel(get: Any, phase: Any, arranging: Any) -> str:
     out.append("\n      ")
     if phase == "arrange" and get("arranged"):
         out.append(f'<p class="panel__hint">{_t("Your arrangement is in. Waiting for the others.")}</p>')
+    if get("pre_actions"):
+        out.append(f'<span class="pre" role="group" aria-label="{_t(_PRE)}">'
+                   f'<button type="button" class="pre__btn" data-pre="check_fold" aria-pressed="false">{_t(_CHECK_FOLD)}</button>'
+                   f'<button type="button" class="pre__btn" data-pre="check" aria-pressed="false">{_t("Check")}</button></span>')
     if get("can_show"):
         out.append(f'<button type="button" class="act act--quiet act--show" data-action="show_cards">{_t(_SHOW)}</button>')
     out.append('\n      <span class="panel__spacer"></span>\n      ')

@@ -289,6 +289,9 @@ def table_context(*, table_id: int, user: Any, version_hint: int | None = None,
         "history_html": _history_html(reads),
         "game_label": game_name(table.game),
         "on_break": bool(my_seat and (my_seat.sitting_out or my_seat.break_next)),
+        # Before their turn, a player still in the betting may pick what to do when it comes
+        # ("Check/fold", "Check"): the page's script sends it then (static/js/table.js).
+        "pre_actions": _pre_actions(view, me),
         # After the hand, a player whose cards nobody saw may show them (tables.services._show_cards).
         "can_show": bool(me is not None and hand is not None and hand.ended is not None
                          and me not in _shown(hand, state) and (hand.deadline is not None or table.game == "BB")),
@@ -322,6 +325,14 @@ def shown_after_section(hand: Any, state: Any, names: list[str]) -> Any:
             line.cards = pictures(cards)
         section.lines.append(line)
     return section
+
+
+def _pre_actions(view: dict[str, Any] | None, me: int | None) -> bool:
+    """Whether the viewer, dealt into a hand being bet, is waiting for their turn with chips behind."""
+    if view is None or me is None or view["phase"] in ("over", "arrange"):
+        return False
+    p = view["players"][me]
+    return bool(not p["folded"] and not p["all_in"] and me not in (view.get("actors") or []))
 
 
 def _shown(hand: Any, state: Any) -> set[int]:

@@ -59,14 +59,39 @@
     tick();
     // Browsers refuse to vibrate before the page has been touched (and say so in the console).
     var touched = !navigator.userActivation || navigator.userActivation.hasBeenActive;
-    if (msg.my_turn && navigator.vibrate && touched) { try { navigator.vibrate(30); } catch (e) { /* ignore */ } }
-    if (msg.my_turn && !myTurn) { bringTheTableIntoView(); chime("turn"); }
+    var acted = usePreAction(msg);  // the turn is answered at once: no buzz, chime or scroll
+    if (msg.my_turn && !acted && navigator.vibrate && touched) { try { navigator.vibrate(30); } catch (e) { /* ignore */ } }
+    if (msg.my_turn && !myTurn && !acted) { bringTheTableIntoView(); chime("turn"); }
     if (msg.deadline !== warnedFor) warned = false;  // a new clock: warn again near its end
     myTurn = !!msg.my_turn;
     markTheTab();
     followTerms();
     fitAddChips();
     markChosenSeat();
+  }
+
+  // "Check/fold" or "Check" picked before the turn: sent when the turn comes, if it still fits
+  // (a check where checking is allowed; else, for check/fold, a fold). It is for this hand's next
+  // decision only: it goes once used, when it no longer fits, or when the hand changes.
+  var pre = null, preHand = null;
+  function handKey() { var c = root.querySelector(".commitment code"); return c ? c.getAttribute("title") : ""; }
+  function markPre() {
+    var btns = root.querySelectorAll("[data-pre]");
+    for (var i = 0; i < btns.length; i++) btns[i].setAttribute("aria-pressed", btns[i].getAttribute("data-pre") === pre ? "true" : "false");
+  }
+  function usePreAction(msg) {
+    if (pre && handKey() !== preHand) pre = null;
+    if (pre && msg.my_turn && !root.querySelector("[data-draw]")) {
+      var kind = pre, check = root.querySelector(".panel .act--check"), fold = root.querySelector(".panel .act--fold");
+      pre = null;
+      var sent = false;
+      if (check) sent = send({ action: "check" });
+      else if (kind === "check_fold" && fold) sent = send({ action: "fold" });
+      markPre();
+      return sent;
+    }
+    markPre();
+    return false;
   }
 
   // A host may change the stakes and speed (from the next hand): the picture carries the ones
@@ -258,6 +283,15 @@
         markChosenSeat();
         seatChoice.focus();
       }
+      return;
+    }
+    var preBtn = ev.target.closest("[data-pre]");
+    if (preBtn) {
+      ev.preventDefault();
+      var kind = preBtn.getAttribute("data-pre");
+      pre = pre === kind ? null : kind;
+      preHand = handKey();
+      markPre();
       return;
     }
     var btn = ev.target.closest("[data-action]");

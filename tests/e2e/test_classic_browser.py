@@ -466,3 +466,32 @@ def test_a_winner_nobody_called_shows_their_cards(browser: Any, classic_server: 
     screenshot(loser, f"shown-{'phone' if folded == 0 else 'desktop'}")
     for page in pages:
         page.context.close()
+
+
+def test_check_or_fold_picked_before_the_turn_is_sent_when_it_comes(browser: Any, classic_server: str, screenshot: Any) -> None:
+    """Heads-up Hold'em. The big blind picks "Check" while the small blind decides: the call comes
+    and the big blind's check goes by itself. On the flop the small blind picks "Check/fold"; the
+    big blind bets, and the small blind's fold goes by itself."""
+    tag = uuid.uuid4().hex[:5]
+    pages = [_sign_up(browser, classic_server, f"{n}{tag}", size) for n, size in (("kim", PHONE), ("lou", DESKTOP))]
+    url = _open_table(pages[1], classic_server, "NT", f"pre {tag}")
+    _sit_everyone(pages, url)
+    for page in pages:
+        page.wait_for_selector(".felt.phase-preflop", timeout=15_000)
+    page_sb = next(p for p in pages if p.locator(".seat--me.seat--acting").count())
+    page_bb = next(p for p in pages if p is not page_sb)
+    page_bb.click('[data-pre="check"]')
+    assert page_bb.locator('[data-pre="check"]').get_attribute("aria-pressed") == "true"
+    screenshot(page_bb, "pre-check")
+    page_sb.click(".act--call")
+    for page in pages:  # nobody clicked for the big blind: its check dealt the flop
+        page.wait_for_selector(".felt.phase-flop", timeout=10_000)
+    # The flop: the big blind acts first heads-up; the small blind picks check/fold meanwhile.
+    page_sb.click('[data-pre="check_fold"]')
+    page_bb.wait_for_selector("[data-sized-go]", timeout=10_000)
+    page_bb.click("[data-sized-go]")  # a bet of the smallest size
+    for page in pages:
+        page.wait_for_selector(".felt.phase-over", timeout=10_000)
+    assert "folded" in page_sb.locator(".seat--me").inner_text()
+    for page in pages:
+        page.context.close()

@@ -22,15 +22,18 @@ from tables.fragment import render_table
 from tables.models import LIVE_GAMES
 from tests.tables.helpers import (
     act_once,
+    current_state,
     make_user,
     play_passively,
     seated_table,
+    user_for_index,
 )
 
 # The partial as templates/table.html had it before {% table_fragment %}: between
 # "{% partialdef table inline %}" and "{% endpartialdef %}", verbatim, plus the hand a flop or draw
 # player's cards make (``my_made``), the stakes and speed on the felt (``data-stakes``) and the
-# "Show my cards" button after a hand (``can_show``), added since.
+# "Show my cards" button after a hand (``can_show``) and the choices before one's turn
+# (``pre_actions``), added since.
 PARTIAL = """
   <section class="felt family-{{ family|default:'pp' }} phase-{{ phase|default:'waiting' }}{% if arranging %} is-arranging{% endif %}{% if bb %} game-bb{% endif %}"{% if table %} data-stakes="{{ table|stakes }}" data-speed="{{ table.get_speed_display }}" data-big-blind="{{ table.big_blind|stringformat:'d' }}"{% endif %} aria-label="{% translate 'Table' %}">
     <ol class="seats">
@@ -84,7 +87,7 @@ PARTIAL = """
         <input type="number" min="{{ sized.min }}" max="{{ sized.max }}" value="{{ sized.min }}" inputmode="numeric" aria-label="{% translate 'Amount' %}" data-size-input>
         <button type="button" class="act act--{{ sized.kind }}" data-sized-go data-key="{{ sized.key }}">{% if sized.kind == "bet" %}{% translate "Bet" %}{% else %}{% translate "Raise to" %}{% endif %} <span data-size-show>{{ sized.min|chips }}</span>{% if sized.key %} <kbd>{{ sized.key|upper }}</kbd>{% endif %}</button>
       </span>{% endif %}
-      {% if phase == "arrange" and arranged %}<p class="panel__hint">{% translate "Your arrangement is in. Waiting for the others." %}</p>{% endif %}{% if can_show %}<button type="button" class="act act--quiet act--show" data-action="show_cards">{% translate "Show my cards" %}</button>{% endif %}
+      {% if phase == "arrange" and arranged %}<p class="panel__hint">{% translate "Your arrangement is in. Waiting for the others." %}</p>{% endif %}{% if pre_actions %}<span class="pre" role="group" aria-label="{% translate 'Before your turn' %}"><button type="button" class="pre__btn" data-pre="check_fold" aria-pressed="false">{% translate "Check/fold" %}</button><button type="button" class="pre__btn" data-pre="check" aria-pressed="false">{% translate "Check" %}</button></span>{% endif %}{% if can_show %}<button type="button" class="act act--quiet act--show" data-action="show_cards">{% translate "Show my cards" %}</button>{% endif %}
       <span class="panel__spacer"></span>
       {% if on_break %}
         <button type="button" class="act act--back" data-action="im_back">{% translate "I'm back" %}</button>
@@ -318,3 +321,18 @@ def test_the_drawing_language_lasts_one_drawing() -> None:
     with translation.override("ru"):
         assert drawing_language() == "ru"
         assert _t("Empty seat") == translation.gettext("Empty seat") != "Empty seat"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_choices_before_ones_turn_go_to_players_waiting_in_the_betting_only() -> None:
+    """"Check/fold" and "Check" are offered to a player dealt in, still in the betting with chips
+    behind, whose turn it is not; never to the one to act, a spectator, or after a fold."""
+    table, users = seated_table(n=3, game="NT")
+    hand, state = current_state(table)
+    actor = state.actors()[0]
+    html = {i: render_table(selectors.table_context(table_id=table.id, user=user_for_index(hand, i))) for i in range(3)}
+    assert all(('data-pre="check_fold"' in html[i]) == (i != actor) for i in range(3))
+    assert "data-pre" not in render_table(selectors.table_context(table_id=table.id, user=None))
+    services.table_act(table_id=table.id, user=user_for_index(hand, actor), message={"action": "fold", "version": table.version})
+    table.refresh_from_db()
+    assert "data-pre" not in render_table(selectors.table_context(table_id=table.id, user=user_for_index(hand, actor)))

@@ -54,7 +54,6 @@ def test_a_newcomer_waits_for_the_big_blind_and_comes_in_on_it(game: str) -> Non
     assert seat.wait_bb
     html = str(render_table(selectors.table_context(table_id=table.id, user=None)))
     assert "waits for the big blind" in html
-    seen_waiting = 0
     for _ in range(6):
         play_passively(table)
         assert _next_deal(table) is not None
@@ -64,7 +63,6 @@ def test_a_newcomer_waits_for_the_big_blind_and_comes_in_on_it(game: str) -> Non
             assert _blinds(table)["bb"] == 4
             assert not Seat.objects.get(pk=seat.pk).wait_bb
             break
-        seen_waiting += 1
         assert dealt == [0, 1]
     else:
         raise AssertionError("the big blind never reached the newcomer")
