@@ -747,6 +747,7 @@ def _deal_in_waiting(table: Table, ready: list[Seat]) -> tuple[list[Seat], int |
     if not waiting:
         return ready, None
     playing = [s for s in ready if not s.wait_bb]
+    button: int | None = None
     if len(playing) < 2:
         coming = waiting
     else:
@@ -762,7 +763,7 @@ def _deal_in_waiting(table: Table, ready: list[Seat]) -> tuple[list[Seat], int |
         s.wait_bb = False
         s.save(update_fields=["wait_bb"])
     dealt = sorted([*playing, *coming], key=lambda s: s.seat_no)
-    return dealt, (button if len(playing) >= 2 else None)
+    return dealt, button
 
 
 def _deal_soon(table: Table) -> None:
