@@ -766,6 +766,17 @@ def _deal_in_waiting(table: Table, ready: list[Seat]) -> tuple[list[Seat], int |
     return dealt, button
 
 
+def _mark_missed_big_blinds(table: Table, dealt: list[Seat], button_seat: int) -> None:
+    """A seated player left out of this hand (on a break, or short of a big blind) whose big
+    blind it would have been has missed it: back in the game, they wait for the big blind as a
+    newcomer does, so a break cannot skip the blinds."""
+    nos = [s.seat_no for s in dealt]
+    for s in Seat.objects.filter(table=table, wait_bb=False, leaving=False).exclude(seat_no__in=nos):
+        if _big_blind_seat([*nos, s.seat_no], button_seat) == s.seat_no:
+            s.wait_bb = True
+            s.save(update_fields=["wait_bb"])
+
+
 def _deal_soon(table: Table) -> None:
     """Set the table to deal in a few seconds if two players are ready and no deal is pending
     (the wait lets a third player sit down before the first two are dealt in)."""
@@ -805,6 +816,8 @@ def _start_hand_if_ready(table: Table) -> Hand | None:
     units = baseball.is_baseball(table)
     if units:  # a session's first dealer is drawn at random (tables.baseball)
         button_seat = baseball.dealer_seat(table, seat_nos, button_seat)
+    elif _blind_game(table):
+        _mark_missed_big_blinds(table, ready, button_seat)
     table.button_seat = button_seat
     variant = _variant(table)
     # The same setup the pages describe the stakes from (tables.stakes).

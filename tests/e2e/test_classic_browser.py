@@ -31,12 +31,19 @@ def classic_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield url
 
 
-def _open_table(page: Any, base: str, game: str, name: str) -> str:
+def _open_table(page: Any, base: str, game: str, name: str, seats: int = 2, private: bool = False) -> str:
+    """Open a table from the new-table form; its address (a private table's without the invite,
+    which the page shown after the form gives: ``page`` is left there)."""
     page.goto(base + "/tables/new/")
     page.fill("input[name=name]", name)
     page.select_option("select[name=game]", game)
-    page.select_option("select[name=max_seats]", "2")
+    page.select_option("select[name=max_seats]", str(seats))
+    if private:
+        page.check("input[name=visibility][value=private]")
     page.click("main form button[type=submit]")
+    if private:
+        page.wait_for_url(re.compile(r".*/tables/\d+/invite/$"))  # the invite link, to send to friends
+        return str(page.locator("main input[readonly]").first.input_value()).split("?", 1)[0]
     page.wait_for_url(re.compile(r".*/tables/\d+/$"))
     return page.url
 
@@ -348,13 +355,7 @@ def test_a_tap_on_an_empty_seat_chooses_where_to_sit(browser: Any, classic_serve
     the "Seat" box picks it, the seat is marked, and sitting down puts them there."""
     tag = uuid.uuid4().hex[:5]
     phone, desk = (_sign_up(browser, classic_server, f"{n}{tag}", size) for n, size in (("sue", PHONE), ("tom", DESKTOP)))
-    desk.goto(classic_server + "/tables/new/")
-    desk.fill("input[name=name]", f"seats {tag}")
-    desk.select_option("select[name=game]", "NT")
-    desk.select_option("select[name=max_seats]", "3")
-    desk.click("main form button[type=submit]")
-    desk.wait_for_url(re.compile(r".*/tables/\d+/$"))
-    url = desk.url
+    url = _open_table(desk, classic_server, "NT", f"seats {tag}", seats=3)
     with desk.expect_navigation():
         desk.click("form.sit button")
     phone.goto(url)
@@ -381,15 +382,8 @@ def test_a_host_changes_the_stakes_and_the_other_page_follows(browser: Any, clas
     blinds without a reload; the next hand posts them."""
     tag = uuid.uuid4().hex[:5]
     host, friend = (_sign_up(browser, classic_server, f"{n}{tag}", size) for n, size in (("hal", DESKTOP), ("fay", PHONE)))
-    host.goto(classic_server + "/tables/new/")
-    host.fill("input[name=name]", f"kitchen {tag}")
-    host.select_option("select[name=game]", "NT")
-    host.select_option("select[name=max_seats]", "2")
-    host.check("input[name=visibility][value=private]")
-    host.click("main form button[type=submit]")
-    host.wait_for_url(re.compile(r".*/tables/\d+/invite/$"))  # the invite link, to send to friends
+    url = _open_table(host, classic_server, "NT", f"kitchen {tag}", private=True)
     invite = host.locator("main input[readonly]").first.input_value()
-    url = invite.split("?", 1)[0]
     host.goto(url)
     with host.expect_navigation():
         host.click("form.sit button")

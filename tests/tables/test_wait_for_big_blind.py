@@ -132,3 +132,50 @@ def test_nobody_waits_where_the_game_would_not_run_without_them() -> None:
     assert _next_deal(table3) is not None
     assert sorted(_dealt(table3)) == sorted(Seat.objects.filter(table=table3).values_list("seat_no", flat=True))
     assert not Seat.objects.filter(table=table3, wait_bb=True).exists()
+
+
+def _sit_out_now(table: Table, user: Any) -> None:
+    table.refresh_from_db()
+    services.table_act(table_id=table.id, user=user, message={"action": "sit_out", "version": table.version})
+
+
+def _back(table: Table, user: Any) -> None:
+    table.refresh_from_db()
+    services.table_act(table_id=table.id, user=user, message={"action": "im_back", "version": table.version})
+
+
+def test_a_break_that_missed_the_big_blind_waits_for_it_and_one_that_did_not_comes_straight_back() -> None:
+    table, users = seated_table(n=3, game="NT", max_seats=3)
+    by_seat = {s.seat_no: s.user for s in Seat.objects.filter(table=table)}
+    assert _blinds(table) == {"button": 0, "sb": 1, "bb": 2}
+    play_passively(table)
+    # Between hands seat 0 takes a break: hand 2 is heads-up, button seat 1, big blind seat 2.
+    # Had seat 0 been in, the big blind would have been seat 0's: it missed it.
+    _sit_out_now(table, by_seat[0])
+    _next_deal(table)
+    assert _dealt(table) == [1, 2] and _blinds(table)["button"] == 1
+    assert Seat.objects.get(table=table, seat_no=0).wait_bb
+    _back(table, by_seat[0])
+    html = str(render_table(selectors.table_context(table_id=table.id, user=None)))
+    assert "waits for the big blind" in html
+    play_passively(table)
+    _next_deal(table)  # button seat 2: the big blind would be seat 1's, so seat 0 still waits
+    assert _dealt(table) == [1, 2]
+    play_passively(table)
+    _next_deal(table)  # button seat 1: the big blind is seat 0's, and it comes in
+    assert _dealt(table) == [0, 1, 2] and _blinds(table)["bb"] == 0
+    assert not Seat.objects.get(table=table, seat_no=0).wait_bb
+
+
+def test_a_break_between_ones_big_blinds_comes_straight_back() -> None:
+    table, users = seated_table(n=3, game="NT", max_seats=3)
+    by_seat = {s.seat_no: s.user for s in Seat.objects.filter(table=table)}
+    play_passively(table)  # seat 2 was the big blind of hand 1
+    _sit_out_now(table, by_seat[2])
+    _next_deal(table)  # heads-up, button seat 1: with seat 2 in, the big blind would be seat 0's
+    assert _dealt(table) == [0, 1]
+    assert not Seat.objects.get(table=table, seat_no=2).wait_bb
+    _back(table, by_seat[2])
+    play_passively(table)
+    _next_deal(table)
+    assert _dealt(table) == [0, 1, 2]
