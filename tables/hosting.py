@@ -121,6 +121,19 @@ def table_host_sit_out(*, table_id: int, by: Any, user_id: int) -> None:
         services._bump(table)
 
 
+def table_host_stand_up(*, table_id: int, by: Any, user_id: int) -> bool:
+    """Stand a player up (a player gone quiet, or one the host will not have), as if they left
+    themselves: in a hand they fold now if it is their turn, the clock plays their later turns,
+    and they go when it ends. Their stack goes back where it came from (club chips, or the site
+    bankroll). Returns True when they are gone already, False when they go at the hand's end."""
+    _host_table(table_id, by)
+    seat = Seat.objects.filter(table_id=table_id, user_id=user_id).select_related("user").first()
+    if seat is None:
+        raise TableError(_("That player has no seat at this table."))
+    services.table_leave_seat(table_id=table_id, user=seat.user)
+    return not Seat.objects.filter(pk=seat.pk).exists()
+
+
 def table_seat_request(*, table_id: int, user: Any, buy_in: int) -> SeatRequest:
     """A member asks for a seat where a host approves every seat; the buy-in is taken from their
     club chips when a host says yes. Asking again replaces the buy-in of the waiting request."""

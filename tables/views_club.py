@@ -150,6 +150,24 @@ def table_host_sit_out(request: HttpRequest, table_id: int) -> HttpResponseRedir
     return _back(table.id)
 
 
+@require_POST
+@login_required
+def table_host_stand_up(request: HttpRequest, table_id: int) -> HttpResponseRedirect:
+    table = _hosted_table(request, table_id)
+    raw = request.POST.get("user", "")
+    if not raw.isdigit():
+        messages.error(request, _("Choose a player."))
+        return _back(table.id)
+    try:
+        gone = hosting.table_host_stand_up(table_id=table.id, by=request.user, user_id=int(raw))
+    except services.TableError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(request, str(_("The player has left the table; their chips went back to them.") if gone
+                                      else _("The player leaves the table when this hand ends; their chips go back to them.")))
+    return _back(table.id)
+
+
 class TermsForm(forms.Form):
     """A host's change of a table's stakes and speed (the host panel). Baseball's form has no
     blinds: it plays for units."""

@@ -241,7 +241,7 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
     elif not table.is_public and request.user.is_authenticated and table.created_by_id == request.user.pk:
         context["invite_url"] = _invite_url(request, table)
     if hosting.hosts(table=table, user=request.user):
-        context["host_panel"] = _host_panel_context(table)
+        context["host_panel"] = _host_panel_context(table, viewer_id=request.user.pk)
     template = "table.html#table" if _htmx_target(request) == TABLE_TARGET else "table.html"
     if _htmx_target(request) == HOST_PANEL_TARGET and context.get("host_panel"):
         template = "tables/_host_panel.html"
@@ -271,7 +271,7 @@ def _club_context(request: HttpRequest, table: Table) -> dict[str, Any]:
     return {"club_table": info}
 
 
-def _host_panel_context(table: Table) -> dict[str, Any]:
+def _host_panel_context(table: Table, viewer_id: int | None = None) -> dict[str, Any]:
     """What a table's host controls show (``tables/_host_panel.html``): seat requests waiting for
     a yes (club tables that approve seats) and the seated players, to sit one out."""
     requests = list(SeatRequest.objects.filter(table=table, status=SeatRequest.Status.PENDING).select_related("user", "user__profile"))
@@ -287,7 +287,8 @@ def _host_panel_context(table: Table) -> dict[str, Any]:
         "speed": table.next_speed or table.speed, "speeds": Table.Speed.choices,
         "units": table.game == "BB", "pending": pending,
     }
-    return {"requests": requests, "players": players, "club": table.club_id is not None, "terms": terms}
+    others = [p for p in players if p["user_id"] != viewer_id]  # whom the host may stand up
+    return {"requests": requests, "players": players, "others": others, "club": table.club_id is not None, "terms": terms}
 
 
 def _buy_in_context(request: HttpRequest, table: Table) -> dict[str, Any]:

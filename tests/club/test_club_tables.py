@@ -329,3 +329,17 @@ def test_club_tables_listed_for_the_club() -> None:
     assert [(r.id, r.name, r.game_name, r.big_blind) for r in rows] == [(t.id, "Corner", "Patch-Patch", 200)]
     services.table_close(table_id=t.id)
     assert club_selectors.club_tables(club=p.club) == []
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_only_hosts_stand_a_member_up_and_the_chips_go_back_to_the_club_balance(role: str) -> None:
+    p = club_with_people(chips=5000)
+    table = _club_table(p)
+    services.table_take_seat(table_id=table.id, user=p.member, buy_in=2000)
+    assert balance(p.club, p.member) == 3000
+    _allowed(role, HOSTS, lambda: hosting.table_host_stand_up(table_id=table.id, by=p[role], user_id=p.member.pk))
+    if role in HOSTS:  # no hand was being played: the seat went at once, its chips home
+        assert not Seat.objects.filter(table=table, user=p.member).exists()
+        assert balance(p.club, p.member) == 5000
+    else:
+        assert Seat.objects.filter(table=table, user=p.member).exists() and balance(p.club, p.member) == 3000

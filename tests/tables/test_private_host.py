@@ -103,3 +103,40 @@ def test_the_panel_is_on_the_hosts_page_and_its_buttons_work() -> None:
     # A public table's host buttons do not exist.
     public = services.table_create(creator=host, name="Open", small_blind=5, big_blind=10, max_seats=3, is_public=True)
     assert client.post(reverse("table_host_action", args=[public.id, "pause"])).status_code == 404
+
+
+def test_the_host_stands_a_player_up_and_their_chips_go_home() -> None:
+    from tables.services import _current_hand
+
+    table, host, friends = _private(3)
+    quiet, other = friends
+    client = Client()
+    client.force_login(host)
+    page = client.get(reverse("table", args=[table.id])).content.decode()
+    # The panel offers the others, not the host.
+    options = page.split('id="stand-up-who"', 1)[1].split("</select>", 1)[0]
+    assert quiet.username in options.lower() and host.username not in options.lower()
+    # A friend cannot; the host can. In a hand the seat goes when the hand ends.
+    with pytest.raises(TableError):
+        hosting.table_host_stand_up(table_id=table.id, by=other, user_id=quiet.pk)
+    assert _current_hand(table) is not None
+    bankroll = int(Profile.objects.get(user=quiet).bankroll)
+    done = client.post(reverse("table_host_stand_up", args=[table.id]), {"user": str(quiet.pk)}, follow=True).content.decode()
+    assert "leaves the table when this hand ends" in done
+    assert Seat.objects.get(table=table, user=quiet).leaving
+    play_passively(table)
+    assert not Seat.objects.filter(table=table, user=quiet).exists()
+    stack_back = int(Profile.objects.get(user=quiet).bankroll) - bankroll
+    assert stack_back > 0
+    # Between hands the seat goes at once; a player with no seat, or junk, is refused.
+    hosting.table_host_pause(table_id=table.id, by=host)
+    table.refresh_from_db()
+    before = int(Profile.objects.get(user=other).bankroll)
+    stack = int(Seat.objects.get(table=table, user=other).stack)
+    assert _current_hand(table) is None
+    assert hosting.table_host_stand_up(table_id=table.id, by=host, user_id=other.pk)
+    assert int(Profile.objects.get(user=other).bankroll) == before + stack
+    with pytest.raises(TableError, match="no seat"):
+        hosting.table_host_stand_up(table_id=table.id, by=host, user_id=quiet.pk)
+    junk = client.post(reverse("table_host_stand_up", args=[table.id]), {"user": "x"}, follow=True).content.decode()
+    assert "Choose a player." in junk
