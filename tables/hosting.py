@@ -123,8 +123,8 @@ def table_host_sit_out(*, table_id: int, by: Any, user_id: int) -> None:
 
 def table_host_stand_up(*, table_id: int, by: Any, user_id: int) -> bool:
     """Stand a player up (a player gone quiet, or one the host will not have), as if they left
-    themselves: in a hand they fold now if it is their turn, the clock plays their later turns,
-    and they go when it ends. Their stack goes back where it came from (club chips, or the site
+    themselves: in a hand their turns are played at once (``services._answer_leavers``) and
+    they go when it ends. Their stack goes back where it came from (club chips, or the site
     bankroll). Returns True when they are gone already, False when they go at the hand's end."""
     _host_table(table_id, by)
     seat = Seat.objects.filter(table_id=table_id, user_id=user_id).select_related("user").first()

@@ -163,6 +163,9 @@ class Hand(models.Model):
     # Engine indexes of the players who chose to show their cards after the hand (before the
     # next deal), as a winner who was not called may: tables.services._show_cards.
     shown_after = models.JSONField(default=list, blank=True)
+    # Engine indexes of the players who left the table during the hand: their turns are answered
+    # at once (a fold where one is allowed) instead of waiting for their clock.
+    leavers = models.JSONField(default=list, blank=True)
 
     class Meta:
         ordering = ["table", "-number"]

@@ -274,7 +274,8 @@ def table_take_seat(
 
 @retry_when_busy
 def table_leave_seat(*, table_id: int, user: AbstractBaseUser) -> None:
-    """Stand up. In a hand, the player folds (if it is their turn) and leaves when it ends."""
+    """Stand up. In a hand, the player leaves when it ends, and their turns meanwhile are played
+    at once (``_answer_leavers``: a fold, else a check; an arrangement as it stands)."""
     with transaction.atomic():
         table = _lock_table(table_id)
         seat = Seat.objects.filter(table=table, user=user).first()
@@ -287,8 +288,11 @@ def table_leave_seat(*, table_id: int, user: AbstractBaseUser) -> None:
             seat.save(update_fields=["leaving", "break_next"])
             state = _load_state(table, hand)
             idx = _engine_index(hand, seat)
-            if idx is not None and idx in state.actors() and _is_legal(state, idx, "fold"):
-                _apply_engine(table, hand, state, idx, {"action": "fold"})
+            if idx is not None and idx not in hand.leavers:
+                hand.leavers = [*hand.leavers, idx]
+                hotsql.save(hand, ["leavers"])
+            if _answer_leavers(hand, state):  # their turn now: a fold (or check) at once
+                _after_engine_step(table, hand, state)
         else:
             _cash_out(table, seat)
         _bump(table)
@@ -583,8 +587,33 @@ def _apply_engine(table: Table, hand: Hand, state: Any, idx: int, message: dict[
     _after_engine_step(table, hand, state)
 
 
+# What a player who left during a hand does when their turn comes, in this order of preference:
+# give the hand up, else check, else hand in their arrangement as it stands. Anything else (a
+# stud bring-in, a draw) is left to their clock.
+_LEAVER_ACTIONS = ("fold", "check", "done")
+
+
+def _answer_leavers(hand: Hand, state: Any) -> bool:
+    """Play the turns of the players who left the table during this hand (``Hand.leavers``) at
+    once, so the others do not wait for a clock nobody is watching. True when one was played."""
+    from rules_engine.games import Action
+
+    leavers = set(hand.leavers)
+    moved = False
+    while not state.is_over:
+        turn = next(((i, kind) for i in state.actors() if i in leavers
+                     for kind in _LEAVER_ACTIONS if _is_legal(state, i, kind)), None)
+        if turn is None:
+            break
+        state.apply(Action(seat=turn[0], kind=turn[1]))
+        moved = True
+    return moved
+
+
 def _after_engine_step(table: Table, hand: Hand, state: Any) -> None:
     """Save the state, set the clock, and settle the hand when it is over."""
+    if hand.leavers:
+        _answer_leavers(hand, state)
     hand.state = state.to_json()
     now = timezone.now()
     if state.is_over:
