@@ -133,39 +133,36 @@ def table_host_action(request: HttpRequest, table_id: int, action: str) -> HttpR
     return _back(table.id)
 
 
-@require_POST
-@login_required
-def table_host_sit_out(request: HttpRequest, table_id: int) -> HttpResponseRedirect:
+def _on_player(request: HttpRequest, table_id: int, call: Any, done: Any) -> HttpResponseRedirect:
+    """A host's control aimed at one seated player (the form's ``user``): ``call`` does it,
+    ``done(result)`` says what happened."""
     table = _hosted_table(request, table_id)
     raw = request.POST.get("user", "")
     if not raw.isdigit():
         messages.error(request, _("Choose a player."))
         return _back(table.id)
     try:
-        hosting.table_host_sit_out(table_id=table.id, by=request.user, user_id=int(raw))
+        result = call(table_id=table.id, by=request.user, user_id=int(raw))
     except services.TableError as exc:
         messages.error(request, str(exc))
     else:
-        messages.success(request, _("The player sits out from the next hand until they tap “I'm back”."))
+        messages.success(request, str(done(result)))
     return _back(table.id)
+
+
+@require_POST
+@login_required
+def table_host_sit_out(request: HttpRequest, table_id: int) -> HttpResponseRedirect:
+    return _on_player(request, table_id, hosting.table_host_sit_out,
+                      lambda _r: _("The player sits out from the next hand until they tap “I'm back”."))
 
 
 @require_POST
 @login_required
 def table_host_stand_up(request: HttpRequest, table_id: int) -> HttpResponseRedirect:
-    table = _hosted_table(request, table_id)
-    raw = request.POST.get("user", "")
-    if not raw.isdigit():
-        messages.error(request, _("Choose a player."))
-        return _back(table.id)
-    try:
-        gone = hosting.table_host_stand_up(table_id=table.id, by=request.user, user_id=int(raw))
-    except services.TableError as exc:
-        messages.error(request, str(exc))
-    else:
-        messages.success(request, str(_("The player has left the table; their chips went back to them.") if gone
-                                      else _("The player leaves the table when this hand ends; their chips go back to them.")))
-    return _back(table.id)
+    return _on_player(request, table_id, hosting.table_host_stand_up,
+                      lambda gone: _("The player has left the table; their chips went back to them.") if gone
+                      else _("The player leaves the table when this hand ends; their chips go back to them."))
 
 
 class TermsForm(forms.Form):
