@@ -426,15 +426,20 @@ def test_a_host_changes_the_stakes_and_the_other_page_follows(browser: Any, clas
         page.context.close()
 
 
+def _heads_up_dealt(browser: Any, base: str, names: tuple[str, str], title: str) -> list[Any]:
+    """Two new players (a phone, then a desktop) at a new heads-up Hold'em table, its first hand dealt."""
+    tag = uuid.uuid4().hex[:5]
+    pages = [_sign_up(browser, base, f"{n}{tag}", size) for n, size in zip(names, (PHONE, DESKTOP), strict=True)]
+    _sit_everyone(pages, _open_table(pages[1], base, "NT", f"{title} {tag}"))
+    for page in pages:
+        page.wait_for_selector(".felt.phase-preflop", timeout=15_000)
+    return pages
+
+
 def test_a_winner_nobody_called_shows_their_cards(browser: Any, classic_server: str, screenshot: Any) -> None:
     """Heads-up Hold'em: the first to act folds. The winner taps "Show my cards" and the other
     player's page turns the winner's two cards face up at once; the button is then gone."""
-    tag = uuid.uuid4().hex[:5]
-    pages = [_sign_up(browser, classic_server, f"{n}{tag}", size) for n, size in (("ivy", PHONE), ("joe", DESKTOP))]
-    url = _open_table(pages[1], classic_server, "NT", f"show {tag}")
-    _sit_everyone(pages, url)
-    for page in pages:
-        page.wait_for_selector(".felt.phase-preflop", timeout=15_000)
+    pages = _heads_up_dealt(browser, classic_server, ("ivy", "joe"), "show")
     deadline = time.monotonic() + 20
     folded = None
     while folded is None and time.monotonic() < deadline:
@@ -466,12 +471,7 @@ def test_check_or_fold_picked_before_the_turn_is_sent_when_it_comes(browser: Any
     """Heads-up Hold'em. The big blind picks "Check" while the small blind decides: the call comes
     and the big blind's check goes by itself. On the flop the small blind picks "Check/fold"; the
     big blind bets, and the small blind's fold goes by itself."""
-    tag = uuid.uuid4().hex[:5]
-    pages = [_sign_up(browser, classic_server, f"{n}{tag}", size) for n, size in (("kim", PHONE), ("lou", DESKTOP))]
-    url = _open_table(pages[1], classic_server, "NT", f"pre {tag}")
-    _sit_everyone(pages, url)
-    for page in pages:
-        page.wait_for_selector(".felt.phase-preflop", timeout=15_000)
+    pages = _heads_up_dealt(browser, classic_server, ("kim", "lou"), "pre")
     page_sb = next(p for p in pages if p.locator(".seat--me.seat--acting").count())
     page_bb = next(p for p in pages if p is not page_sb)
     page_bb.click('[data-pre="check"]')
