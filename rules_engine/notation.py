@@ -1051,13 +1051,18 @@ class ClassicNotation(VariantNotation):
             return out
         blinds = _int_list(fields, "blinds_or_straddles", n)
         sb, bb = blinds[0], blinds[1]
-        if any(blinds[2:]) or not 0 < sb <= bb:
+        if any(b not in (0, -bb) for b in blinds[2:]) or not 0 < sb <= bb:
             raise _fail(
                 "",
                 "blinds_or_straddles lists the small blind then the big blind, then zeros "
-                f"(no straddles), e.g. [5, 10, 0]; got {blinds}",
+                "or minus the big blind for one posted to come in (no straddles), e.g. "
+                f"[5, 10, 0] or [5, 10, 0, -10]; got {blinds}",
             )
         out["small_blind"], out["big_blind"] = sb, bb
+        # A big blind posted out of turn (GAMES.md section 3: a player joining a running game),
+        # written negative as PokerKit reads it: a live blind that does not move the first to
+        # act, as a straddle would. Indexes are PHH players here (p1 left of the button).
+        out["_posted"] = [k for k in range(2, n) if blinds[k]]
         if game.STRUCTURE == "fixed-limit":
             out["small_bet"] = _positive(fields, "small_bet")
             out["big_bet"] = _positive(fields, "big_bet")
@@ -1096,6 +1101,9 @@ class ClassicNotation(VariantNotation):
             stacks[seat] = stacks_phh[k]
         params = self._read_setup(fields, n)
         players = tuple(table_of)
+        posted = params.pop("_posted", [])
+        if posted:
+            params["posts"] = tuple(players[k] for k in posted)
         deck, reshuffle = self._deck_from(lines, players, button)
         setup = HandSetup(
             stacks=tuple(stacks),
@@ -1504,7 +1512,11 @@ class ClassicNotation(VariantNotation):
         if family == "stud":
             out["bring_in"] = setup.bring_in
         else:
-            out["blinds_or_straddles"] = [setup.small_blind, setup.big_blind] + [0] * (n - 2)
+            forced = [setup.small_blind, setup.big_blind] + [0] * (n - 2)
+            for k, seat in enumerate(players):
+                if seat in setup.posts:
+                    forced[k] = -setup.big_blind  # live, not a straddle (see _read_setup)
+            out["blinds_or_straddles"] = forced
         if game.STRUCTURE == "fixed-limit":
             out["small_bet"] = setup.small_bet
             out["big_bet"] = setup.big_bet

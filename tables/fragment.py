@@ -60,6 +60,8 @@ _SPEEDS = {"slow": gettext_noop("Slow"), "medium": gettext_noop("Medium"), "fast
 _NEXT_TERMS = gettext_noop("From the next hand: %(terms)s.")
 _SHOW = gettext_noop("Show my cards")
 _PRE = gettext_noop("Before your turn")
+_POST_BB = gettext_noop("Post a big blind to play now")
+_WAIT_BB = gettext_noop("Wait for the big blind instead")
 _CHECK_FOLD = gettext_noop("Check/fold")
 
 
@@ -271,6 +273,11 @@ def _panel(get: Any, phase: Any, arranging: Any) -> str:
                    f'<button type="button" class="pre__btn" data-pre="check" aria-pressed="false">{_t("Check")}</button></span>')
     if get("can_show"):
         out.append(f'<button type="button" class="act act--quiet act--show" data-action="show_cards">{_t(_SHOW)}</button>')
+    choice = get("bb_choice")
+    if choice == "post":
+        out.append(f'<button type="button" class="act act--quiet act--post" data-action="post_bb">{_t(_POST_BB)}</button>')
+    elif choice == "wait":
+        out.append(f'<button type="button" class="act act--quiet act--post" data-action="wait_bb">{_t(_WAIT_BB)}</button>')
     out.append('\n      <span class="panel__spacer"></span>\n      ')
     if get("on_break"):
         back = _t("I'm back")

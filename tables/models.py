@@ -104,6 +104,9 @@ class Seat(models.Model):
     # Joined a running blind game: dealt in when the big blind reaches the seat (GAMES.md 3;
     # tables.services._deal_in_waiting).
     wait_bb = models.BooleanField(default=False)
+    # ... or chose to post a big blind instead, to be dealt in on the next hand that allows it
+    # (any seat but the small blind's; tables.services._deal_in_waiting).
+    post_bb = models.BooleanField(default=False)
     joined = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -199,6 +199,7 @@ class SeatRow:
     sitting_out: bool = False
     waiting: bool = False  # seated but not dealt into the hand being played
     wait_bb: bool = False  # joined a running blind game: dealt in when the big blind comes round
+    post_bb: bool = False  # ... or posts a big blind to come in sooner
     net: Any = None
     hands: list[list[dict[str, Any]]] = field(default_factory=list)
     hole: list[dict[str, Any]] = field(default_factory=list)  # a flop or draw hand shown at showdown
@@ -235,7 +236,7 @@ def present(*, view: dict[str, Any] | None, seats: list[dict[str, Any]], players
     rows: list[SeatRow] = []
     for s in seats:
         row = SeatRow(no=s["no"], name=s["name"], empty=s["empty"], me=s["me"], stack=s["stack"], sitting_out=s["sitting_out"],
-                      wait_bb=bool(s.get("wait_bb")))
+                      wait_bb=bool(s.get("wait_bb")), post_bb=bool(s.get("post_bb")))
         i = engine_of_seat.get(s["no"]) if not s["empty"] else None
         if view is not None and i is not None and s["user_id"] == players[i][1]:  # type: ignore[index]
             p = view["players"][i]

@@ -275,7 +275,7 @@ def table_context(*, table_id: int, user: Any, version_hint: int | None = None,
             "no": n, "empty": s is None, "name": _display_name(s.user) if s else "",
             "me": bool(s and my_seat and s.pk == my_seat.pk), "stack": _seat_stack(table, s),
             "sitting_out": bool(s and (s.sitting_out or s.break_next)), "user_id": s.user_id if s else None,
-            "wait_bb": bool(s and s.wait_bb),
+            "wait_bb": bool(s and s.wait_bb), "post_bb": bool(s and s.wait_bb and s.post_bb),
         })
     context = present(view=view, seats=seat_dicts, players=hand.players if hand else None)
     context.update({
@@ -295,6 +295,13 @@ def table_context(*, table_id: int, user: Any, version_hint: int | None = None,
         # After the hand, a player whose cards nobody saw may show them (tables.services._show_cards).
         "can_show": bool(me is not None and hand is not None and hand.ended is not None
                          and me not in _shown(hand, state) and (hand.deadline is not None or table.game == "BB")),
+        # Waiting for the big blind, a player may post one to come in sooner (tables.services.
+        # _deal_in_waiting). Offered where it can help: with three players the newcomer is always
+        # the button, a blind or the big blind's seat, so only with three others seated (not on
+        # a break; waiting ones count, they come in too).
+        "bb_choice": ("wait" if my_seat.post_bb else "post")
+        if my_seat is not None and my_seat.wait_bb and sum(
+            1 for s in seats if s.pk != my_seat.pk and not (s.sitting_out or s.break_next or s.leaving)) >= 3 else "",
     })
     if table.game == "BB":
         from tables import baseball

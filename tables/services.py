@@ -47,7 +47,7 @@ ENGINE_ACTIONS = frozenset(
      "bet", "raise", "complete", "bring_in", "draw"}
 )
 ARRANGE_ACTIONS = frozenset({"swap", "arrange", "done"})
-TABLE_ACTIONS = frozenset({"sit_out", "im_back", "new_session", "show_cards"})
+TABLE_ACTIONS = frozenset({"sit_out", "im_back", "new_session", "show_cards", "post_bb", "wait_bb"})
 
 
 class TableError(ValueError):
@@ -468,6 +468,11 @@ def table_act(*, table_id: int, user: AbstractBaseUser, message: dict[str, Any])
             baseball.start_new_session(table, user)
         elif action == "show_cards":
             _show_cards(table, seat)
+        elif action in ("post_bb", "wait_bb"):
+            if not seat.wait_bb:
+                raise TableError(_("You are already dealt in: there is no big blind to post."))
+            seat.post_bb = action == "post_bb"
+            seat.save(update_fields=["post_bb"])
         else:
             hand = _current_hand(table)
             if hand is None:
@@ -768,10 +773,11 @@ def _big_blind_seat(seat_nos: list[int], button_seat: int) -> int:
     return order[(i + 2) % len(order)]
 
 
-def _deal_in_waiting(table: Table, ready: list[Seat]) -> tuple[list[Seat], int | None]:
+def _deal_in_waiting(table: Table, ready: list[Seat], posts: list[int]) -> tuple[list[Seat], int | None]:
     """Who is dealt the next hand, and its button, when seats wait for the big blind: the button
     moves among the players already playing, and a waiting seat comes in on the hand whose big
-    blind falls on it. With fewer than two others ready nobody waits (the game would not run)."""
+    blind falls on it, or at once with a posted big blind (its seat number added to ``posts``).
+    With fewer than two others ready nobody waits (the game would not run)."""
     waiting = [s for s in ready if s.wait_bb]
     if not waiting:
         return ready, None
@@ -788,9 +794,24 @@ def _deal_in_waiting(table: Table, ready: list[Seat]) -> tuple[list[Seat], int |
             if _big_blind_seat([*nos, w.seat_no], button) == w.seat_no:
                 coming.append(w)
                 nos.append(w.seat_no)
+        # Then those who chose to post a big blind: in at once from any seat but the small
+        # blind's (there they wait for the button to pass; in the big blind's they come in as
+        # the big blind). Clockwise from the button, so each one's place counts the ones before.
+        for w in sorted(waiting, key=lambda s: (s.seat_no <= button, s.seat_no)):
+            if w in coming or not w.post_bb:
+                continue
+            order = sorted([*nos, w.seat_no])
+            small = order[(order.index(button) + 1) % len(order)]
+            if w.seat_no == small:
+                continue
+            coming.append(w)
+            nos.append(w.seat_no)
+            if _big_blind_seat(nos, button) != w.seat_no:
+                posts.append(w.seat_no)
     for s in coming:
         s.wait_bb = False
-        s.save(update_fields=["wait_bb"])
+        s.post_bb = False
+        s.save(update_fields=["wait_bb", "post_bb"])
     dealt = sorted([*playing, *coming], key=lambda s: s.seat_no)
     return dealt, button
 
@@ -838,7 +859,8 @@ def _start_hand_if_ready(table: Table) -> Hand | None:
     Hand.objects.filter(table=table, deadline__isnull=False, ended__isnull=False).update(clock="", deadline=None)
     # The button moves one seat clockwise among the players dealt in (among those already
     # playing when someone waits for the big blind: they come in behind it).
-    ready, moved = _deal_in_waiting(table, ready)
+    posted: list[int] = []
+    ready, moved = _deal_in_waiting(table, ready, posted)
     seat_nos = [s.seat_no for s in ready]
     after = [n for n in seat_nos if n > table.button_seat]
     button_seat = moved if moved is not None else (after[0] if after else seat_nos[0])
@@ -861,7 +883,7 @@ def _start_hand_if_ready(table: Table) -> Hand | None:
     # the committed deck and salts (without one the engine would use the natural card order).
     deck = Deck.shuffled(secrets.SystemRandom()).order
     commit = fairness.ShuffleCommitment.create(deck)
-    setup = dataclasses.replace(setup, deck=deck)
+    setup = dataclasses.replace(setup, deck=deck, posts=tuple(seat_nos.index(n) for n in posted))
     if getattr(variant, "FAMILY", "") == "draw":
         setup = dataclasses.replace(setup, reshuffle=fairness.reshuffle_order(commit))
     state = variant.start(setup)

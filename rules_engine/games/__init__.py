@@ -108,7 +108,12 @@ class HandSetup:
     * ``ante``: a dead ante every seat posts before the deal (stud; Hold'em histories may have one);
     * ``bring_in``: the stud bring-in; ``small_bet``/``big_bet``: the fixed-limit bet sizes;
     * ``reshuffle``: five-card draw only, a second card order that ranks the discards when the
-      stub runs out and they are shuffled into a new stub (see ``rules_engine.games.draw``).
+      stub runs out and they are shuffled into a new stub (see ``rules_engine.games.draw``);
+    * ``posts``: blind games only (Hold'em, Omaha, five-card draw), seats that post a big blind
+      out of turn to be dealt in at once (a player who joined a running table, GAMES.md section
+      3). The post is live: it counts as the seat's bet pre-flop, and when the action comes back
+      to it the seat may check, raise or fold like the big blind. Never the small or big blind's
+      own seat.
     """
 
     stacks: tuple[int, ...]
@@ -124,6 +129,7 @@ class HandSetup:
     small_bet: int = 0
     big_bet: int = 0
     reshuffle: tuple[Card, ...] | None = None
+    posts: tuple[int, ...] = ()
 
     def __post_init__(self) -> None:
         # Accept lists from callers; store tuples so the value stays hashable and frozen.
@@ -133,6 +139,8 @@ class HandSetup:
             object.__setattr__(self, "deck", tuple(self.deck))
         if self.reshuffle is not None and not isinstance(self.reshuffle, tuple):
             object.__setattr__(self, "reshuffle", tuple(self.reshuffle))
+        if not isinstance(self.posts, tuple):
+            object.__setattr__(self, "posts", tuple(self.posts))
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -152,6 +160,8 @@ class HandSetup:
                 out[name] = value
         if self.reshuffle is not None:
             out["reshuffle"] = _cards_json(self.reshuffle)
+        if self.posts:
+            out["posts"] = list(self.posts)
         return out
 
     @classmethod
@@ -173,6 +183,7 @@ class HandSetup:
                 small_bet=data.get("small_bet", 0),
                 big_bet=data.get("big_bet", 0),
                 reshuffle=None if reshuffle is None else _read_cards(reshuffle, "reshuffle"),
+                posts=tuple(data.get("posts") or ()),
             )
         except (KeyError, TypeError) as exc:
             raise SetupError(f"a hand setup needs stacks, button and blinds ({exc})") from None

@@ -241,7 +241,25 @@ class ClassicGame:
             need = cls.cards_needed(n)
             if len(setup.deck) < need:
                 raise SetupError(f"{n} players need {need} cards, the deck has {len(setup.deck)}")
+        cls._validate_posts(setup, n)
         cls.validate_extra(setup)
+
+    @classmethod
+    def _validate_posts(cls, setup: HandSetup, n: int) -> None:
+        """Posted big blinds (``setup.posts``): blind games only, distinct seats that are not the
+        blinds' own, three players or more."""
+        posts = setup.posts
+        if not posts:
+            return
+        if cls.FAMILY not in ("flop", "draw"):
+            raise SetupError(f"{cls.name} has no blinds: nobody posts one to come in")
+        if not all(_is_int(p) and 0 <= p < n for p in posts) or len(set(posts)) != len(posts):
+            raise SetupError(f"posted big blinds come from different seats 0 to {n - 1}, not {list(posts)}")
+        if n < 3:
+            raise SetupError("heads-up nobody posts a big blind out of turn")
+        blinds = ((setup.button + 1) % n, (setup.button + 2) % n)
+        if any(p in blinds for p in posts):
+            raise SetupError("the small and big blind's seats post their own blinds, not another")
 
     @classmethod
     def validate_extra(cls, setup: HandSetup) -> None:
@@ -298,7 +316,7 @@ def _replace(setup: HandSetup, **changes: Any) -> HandSetup:
         name: getattr(setup, name)
         for name in (
             "stacks", "button", "small_blind", "big_blind", "speed", "public", "deck",
-            "check_buy_in", "ante", "bring_in", "small_bet", "big_bet", "reshuffle",
+            "check_buy_in", "ante", "bring_in", "small_bet", "big_bet", "reshuffle", "posts",
         )
     }  # fmt: skip
     fields.update(changes)
@@ -380,6 +398,14 @@ class ClassicState:
         for seat in self._order:
             paid = self._bet.post(seat, ante, live=False)
             ev.append(Event("ante", seat=seat, amount=paid))
+
+    def _post_big_blinds(self, ev: list[Event]) -> None:
+        """Seats coming in out of turn post a live big blind (``setup.posts``), clockwise."""
+        posts = set(self.setup.posts)
+        for seat in self._order:
+            if seat in posts:
+                paid = self._bet.post(seat, self.setup.big_blind)
+                ev.append(Event("post", seat=seat, amount=paid))
 
     def _open_round(self, first: int, ev: list[Event], **kw: Any) -> bool:
         """Open a betting round; True when a seat must act (else the caller deals on)."""

@@ -87,6 +87,7 @@ class DrawState(ClassicState):
         for seat, amount in ((sb, self.setup.small_blind), (bb, self.setup.big_blind)):
             paid = bet.post(seat, amount)
             ev.append(Event("blind", seat=seat, amount=paid))
+        self._post_big_blinds(ev)
         self._open_round((bb + 1) % n, ev, preflop=True)
         self._start_over(ev)
         return ev

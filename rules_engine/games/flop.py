@@ -101,6 +101,7 @@ class FlopState(ClassicState):
         for seat, amount in ((sb, self.setup.small_blind), (bb, self.setup.big_blind)):
             paid = bet.post(seat, amount)
             ev.append(Event("blind", seat=seat, amount=paid))
+        self._post_big_blinds(ev)
         self._open_round((bb + 1) % n, ev, preflop=True)
         self._start_over(ev)
         return ev

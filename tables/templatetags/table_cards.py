@@ -151,7 +151,7 @@ _MSGIDS = (
     gettext_noop("Best open hand: opens this round"), gettext_noop("opens"), gettext_noop("Balance in units"),
     gettext_noop("bet"), gettext_noop("folded"), gettext_noop("all-in"), gettext_noop("arranging"),
     gettext_noop("to act"), gettext_noop("ready"), gettext_noop("on a break"), gettext_noop("waits for the next hand"),
-    gettext_noop("waits for the big blind"),
+    gettext_noop("waits for the big blind"), gettext_noop("posts a big blind to come in"),
     gettext_noop("split"), gettext_noop("Board %(n)s"),
     # A seat's last act in the round (tables.presenter.ACT_WORDS).
     gettext_noop("check"), gettext_noop("call"), gettext_noop("raise"), gettext_noop("complete"), gettext_noop("bring-in"),
@@ -174,7 +174,7 @@ def _status(s: Any, phase: str) -> str:
     if s.sitting_out:
         return _t("on a break")
     if s.wait_bb:
-        return _t("waits for the big blind")
+        return _t("posts a big blind to come in") if s.post_bb else _t("waits for the big blind")
     if s.waiting:
         return _t("waits for the next hand")
     return ""

@@ -489,3 +489,31 @@ def test_check_or_fold_picked_before_the_turn_is_sent_when_it_comes(browser: Any
     assert "folded" in page_sb.locator(".seat--me").inner_text()
     for page in pages:
         page.context.close()
+
+
+def test_a_newcomer_chooses_to_post_a_big_blind(browser: Any, classic_server: str, screenshot: Any) -> None:
+    """A four-seat Hold'em table where three sit: a fourth player sits down during a hand and
+    waits for the big blind. Their bar offers "Post a big blind to play now"; tapping it, every
+    page's seat says so, and the bar offers to wait instead, which takes it back."""
+    tag = uuid.uuid4().hex[:5]
+    pages = [_sign_up(browser, classic_server, f"{n}{tag}", size)
+             for n, size in (("ada", DESKTOP), ("ben", DESKTOP), ("dan", DESKTOP))]
+    url = _open_table(pages[0], classic_server, "NT", f"post {tag}", seats=4)
+    _sit_everyone(pages, url)
+    pages[0].wait_for_selector(".felt.phase-preflop", timeout=15_000)
+    newcomer = _sign_up(browser, classic_server, f"cy{tag}", PHONE)
+    _sit_everyone([newcomer], url)
+    mine = newcomer.locator(".seat--me")
+    assert "waits for the big blind" in mine.inner_text()
+    newcomer.click('button[data-action="post_bb"]')
+    newcomer.wait_for_selector('button[data-action="wait_bb"]', timeout=10_000)
+    assert "posts a big blind to come in" in newcomer.locator(".seat--me").inner_text()
+    pages[0].wait_for_function(
+        "() => document.querySelector('#table-root').innerText.includes('posts a big blind to come in')",
+        timeout=10_000)
+    screenshot(newcomer, "post-big-blind-phone")
+    newcomer.click('button[data-action="wait_bb"]')
+    newcomer.wait_for_selector('button[data-action="post_bb"]', timeout=10_000)
+    assert "waits for the big blind" in newcomer.locator(".seat--me").inner_text()
+    for page in (*pages, newcomer):
+        page.context.close()

@@ -1,5 +1,5 @@
 """GAMES.md section 3: a player joining a running table (Hold'em, Omaha, draw) is dealt in when
-the big blind reaches their seat; the site has them wait rather than post out of turn. The button
+the big blind reaches their seat, unless they choose to post one (tests/tables/test_post_big_blind.py). The button
 moves among the players already playing, and nobody waits where the game would not run without
 them; stud, Baseball and Patch-Patch deal a newcomer in at once."""
 
