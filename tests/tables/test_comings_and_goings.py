@@ -1,0 +1,96 @@
+"""Random comings and goings at a six-seat blind game: players sit down mid-hand and wait for the
+big blind or post one, change their minds, take breaks, come back and leave during hands, while
+hands are played at random. After every step no chip is made or lost, every finished hand's
+ledger nets to zero, and whoever is dealt in after waiting came in on their big blind or posted
+one (GAMES.md section 3)."""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+import random
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.db.models import Sum
+from django.utils import timezone
+
+from club.models import LedgerEntry
+from rules_engine.games import get_variant
+from tables import services
+from tables.models import Hand, Seat, Table
+from tests.tables.helpers import act_once, make_user
+from tests.tables.test_services import _granted, _total_chips
+
+pytestmark = pytest.mark.django_db
+
+
+def _say(table: Table, user: Any, action: str) -> None:
+    table.refresh_from_db()
+    # A refusal (post_bb once dealt in, say) changes nothing: the totals after each step check it.
+    with contextlib.suppress(services.TableError):
+        services.table_act(table_id=table.id, user=user, message={"action": action, "version": table.version})
+
+
+@pytest.mark.parametrize(("game", "seed"), [("NT", 7), ("PO", 8), ("F5D", 9)])
+def test_random_comings_and_goings_lose_no_chip(game: str, seed: int) -> None:
+    rng = random.Random(seed)
+    table = services.table_create(creator=None, name="busy", small_blind=5, big_blind=10, max_seats=6, game=game)
+    people = [make_user(f"cg{seed}_{i}") for i in range(8)]
+    for u in people[:3]:
+        services.table_take_seat(table_id=table.id, user=u, buy_in=rng.choice([200, 500, 1000]))
+    services.table_sweep(now=timezone.now() + dt.timedelta(minutes=1))
+    table.refresh_from_db()
+    assert Hand.objects.filter(table=table).exists()
+    posted_seen = bb_seen = 0
+    last_checked = 0
+    for _step in range(500):
+        table.refresh_from_db()
+        seated = {s.user_id: s for s in Seat.objects.filter(table=table)}
+        roll = rng.random()
+        if roll < 0.06:  # someone new sits down, and half the time posts a big blind
+            free = [u for u in people if u.pk not in seated]
+            if free and len(seated) < 6:
+                u = rng.choice(free)
+                services.table_take_seat(table_id=table.id, user=u, buy_in=rng.choice([100, 300, 800]))
+                if rng.random() < 0.5:
+                    _say(table, u, "post_bb")
+        elif roll < 0.09 and seated:  # a waiting player changes their mind, or anyone tries
+            _say(table, get_user_model().objects.get(pk=rng.choice(list(seated))), rng.choice(["post_bb", "wait_bb"]))
+        elif roll < 0.12 and seated:
+            _say(table, get_user_model().objects.get(pk=rng.choice(list(seated))), rng.choice(["sit_out", "im_back"]))
+        elif roll < 0.14 and len(seated) > 2:  # someone leaves, maybe mid-hand
+            services.table_leave_seat(table_id=table.id, user=get_user_model().objects.get(pk=rng.choice(list(seated))))
+        elif not act_once(table, rng, passive=rng.random() < 0.5):
+            # Between hands: top up whoever ran short, bring everyone back now and then, deal.
+            for s in Seat.objects.filter(table=table, stack__lt=20):
+                services.table_leave_seat(table_id=table.id, user=s.user)
+            if rng.random() < 0.3:
+                for s in Seat.objects.filter(table=table, sitting_out=True):
+                    _say(table, s.user, "im_back")
+            services.table_sweep(now=timezone.now() + dt.timedelta(minutes=5))
+        assert _total_chips() == _granted()
+        # Each new hand: whoever came in from waiting is its big blind or posted one.
+        for hand in Hand.objects.filter(table=table, number__gt=last_checked).order_by("number"):
+            last_checked = hand.number
+            state = get_variant(game).from_json(hand.state)
+            seat_of = [p[0] for p in hand.players]
+            posts = [seat_of[i] for i in state.setup.posts]
+            assert all(seat_of[state.big_blind_seat] != p for p in posts)
+            posted_seen += len(posts)
+            bb_seen += 1
+    assert posted_seen > 0, "no post was ever made: the test did not test it"
+    assert bb_seen > 20
+    for hand in Hand.objects.filter(table=table, ended__isnull=False):
+        total = LedgerEntry.objects.filter(hand_id=hand.id).aggregate(s=Sum("amount"))["s"] or 0
+        assert total == 0
+    for s in list(Seat.objects.filter(table=table)):
+        services.table_leave_seat(table_id=table.id, user=s.user)
+    # Leaving mid-hand stands up when the hand ends: play it out.
+    for _ in range(400):
+        if not Seat.objects.filter(table=table).exists():
+            break
+        if not act_once(table, rng, passive=True):
+            services.table_sweep(now=timezone.now() + dt.timedelta(minutes=5))
+    assert _total_chips() == _granted()
