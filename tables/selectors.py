@@ -295,19 +295,28 @@ def table_context(*, table_id: int, user: Any, version_hint: int | None = None,
         # After the hand, a player whose cards nobody saw may show them (tables.services._show_cards).
         "can_show": bool(me is not None and hand is not None and hand.ended is not None
                          and me not in _shown(hand, state) and (hand.deadline is not None or table.game == "BB")),
-        # Waiting for the big blind, a player may post one to come in sooner (tables.services.
-        # _deal_in_waiting). Offered where it can help: with three players the newcomer is always
-        # the button, a blind or the big blind's seat, so only with three others seated (not on
-        # a break; waiting ones count, they come in too).
-        "bb_choice": ("wait" if my_seat.post_bb else "post")
-        if my_seat is not None and my_seat.wait_bb and sum(
-            1 for s in seats if s.pk != my_seat.pk and not (s.sitting_out or s.break_next or s.leaving)) >= 3 else "",
+        "bb_choice": _bb_choice(my_seat, seats),
     })
     if table.game == "BB":
         from tables import baseball
 
         context.update(baseball.table_extra_context(table=table, user=user))
     return context
+
+
+def _bb_choice(my_seat: Any, seats: list[Any]) -> str:
+    """For a player waiting for the big blind: "post" (offer to post one and come in sooner,
+    tables.services._deal_in_waiting) or "wait" (they chose to; offer to take it back); else "".
+
+    Offered only where it can help: with three players a newcomer is always the button, a blind
+    or the big blind's seat, so it takes three others seated (not on a break; others waiting
+    count, they come in too)."""
+    if my_seat is None or not my_seat.wait_bb:
+        return ""
+    others = sum(1 for s in seats if s.pk != my_seat.pk and not (s.sitting_out or s.break_next or s.leaving))
+    if others < 3:
+        return ""
+    return "wait" if my_seat.post_bb else "post"
 
 
 # What a player's own view holds of their cards, by layout: Patch-Patch's three fours, a flop or
