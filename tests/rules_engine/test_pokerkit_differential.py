@@ -103,6 +103,13 @@ def random_setup(code: str, rng: random.Random) -> HandSetup:
     setup = V.setup_for_table(stacks=[1] * n, button=rng.randrange(n), small_blind=bb // 2, big_blind=bb)
     if code == "NT" and rng.random() < 0.3:
         setup = HandSetup(**{**_fields(setup), "ante": max(1, bb // 5)})
+    if V.FAMILY in ("flop", "draw") and n >= 4 and rng.random() < 0.25:
+        # Players who joined the game posting a big blind to come in (GAMES.md section 3): any
+        # seats but the blinds' own; PokerKit gets them as negative blinds (live, not straddles).
+        blinds = {(setup.button + 1) % n, (setup.button + 2) % n}
+        others = [seat for seat in range(n) if seat not in blinds]
+        posts = tuple(sorted(rng.sample(others, rng.randint(1, 2))))
+        setup = HandSetup(**{**_fields(setup), "posts": posts})
     floor = setup.ante + max(setup.big_blind, setup.bring_in) + 1
     stacks = tuple(
         rng.choice((rng.randint(floor, 8 * bb), rng.randint(floor, 60 * bb), rng.randint(20 * bb, 300 * bb)))
@@ -138,10 +145,14 @@ class Pair:
         family = self.V.FAMILY
         if family == "stud":
             args: tuple[Any, ...] = (setup.ante, setup.bring_in, setup.small_bet, setup.big_bet)
-        elif self.V.STRUCTURE == "fixed-limit":
-            args = (setup.ante, (setup.small_blind, setup.big_blind), setup.small_bet, setup.big_bet)
         else:
-            args = (setup.ante, (setup.small_blind, setup.big_blind), setup.big_blind)
+            forced = [setup.small_blind, setup.big_blind] + [0] * (n - 2)
+            for seat in setup.posts:
+                forced[self.pk_of[seat]] = -setup.big_blind
+            if self.V.STRUCTURE == "fixed-limit":
+                args = (setup.ante, tuple(forced), setup.small_bet, setup.big_bet)
+            else:
+                args = (setup.ante, tuple(forced), setup.big_blind)
         self.game = cls(AUTOMATIONS if settle else BETTING_ONLY, False, *args, mode=Mode.CASH_GAME)
         self.pk = self.game(stacks, n)
         deck = setup.deck
@@ -380,6 +391,8 @@ def run_direction(code: str, driver: str, hands: int) -> Counter[str]:
             counts[f"skipped: {why}"] += 1
             continue
         counts["hands"] += 1
+        if pair.ours.setup.posts:
+            counts["posted big blinds"] += 1
         if pair.ours.result.showdown:
             counts["showdowns"] += 1
         if len(pair.ours.result.pots) > 1:
@@ -413,6 +426,8 @@ def test_random_hands_reach_the_same_finishing_stacks(
     # The random hands must exercise what matters: showdowns and side pots.
     assert counts["showdowns"] > HANDS_PER_DIRECTION // 5
     assert counts["side pots"] > HANDS_PER_DIRECTION // 50
+    if get_variant(code).FAMILY in ("flop", "draw"):  # and big blinds posted to come in
+        assert counts["posted big blinds"] > HANDS_PER_DIRECTION // 50
     documented = {
         "differs: raise sizes",
         "differs: raise allowed by us only",
