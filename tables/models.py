@@ -105,8 +105,10 @@ class Seat(models.Model):
     # tables.services._deal_in_waiting).
     wait_bb = models.BooleanField(default=False)
     # ... or chose to post a big blind instead, to be dealt in on the next hand that allows it
-    # (any seat but the small blind's; tables.services._deal_in_waiting).
+    # (any seat but the small blind's; tables.services._deal_in_waiting). Newcomers only: a
+    # player whose big blind passed during a break (``missed_bb``) comes back in on it.
     post_bb = models.BooleanField(default=False)
+    missed_bb = models.BooleanField(default=False)
     joined = models.DateTimeField(auto_now_add=True)
 
     class Meta:

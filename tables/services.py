@@ -471,6 +471,8 @@ def table_act(*, table_id: int, user: AbstractBaseUser, message: dict[str, Any])
         elif action in ("post_bb", "wait_bb"):
             if not seat.wait_bb:
                 raise TableError(_("You are already dealt in: there is no big blind to post."))
+            if seat.missed_bb and action == "post_bb":
+                raise TableError(_("Your big blind passed during your break: you come back in on the next one."))
             seat.post_bb = action == "post_bb"
             seat.save(update_fields=["post_bb"])
         else:
@@ -798,7 +800,7 @@ def _deal_in_waiting(table: Table, ready: list[Seat], posts: list[int]) -> tuple
         # blind's (there they wait for the button to pass; in the big blind's they come in as
         # the big blind). Clockwise from the button, so each one's place counts the ones before.
         for w in sorted(waiting, key=lambda s: (s.seat_no <= button, s.seat_no)):
-            if w in coming or not w.post_bb:
+            if w in coming or not w.post_bb or w.missed_bb:
                 continue
             order = sorted([*nos, w.seat_no])
             small = order[(order.index(button) + 1) % len(order)]
@@ -809,9 +811,8 @@ def _deal_in_waiting(table: Table, ready: list[Seat], posts: list[int]) -> tuple
             if _big_blind_seat(nos, button) != w.seat_no:
                 posts.append(w.seat_no)
     for s in coming:
-        s.wait_bb = False
-        s.post_bb = False
-        s.save(update_fields=["wait_bb", "post_bb"])
+        s.wait_bb = s.post_bb = s.missed_bb = False
+        s.save(update_fields=["wait_bb", "post_bb", "missed_bb"])
     dealt = sorted([*playing, *coming], key=lambda s: s.seat_no)
     return dealt, button
 
@@ -823,8 +824,8 @@ def _mark_missed_big_blinds(table: Table, dealt: list[Seat], button_seat: int) -
     nos = [s.seat_no for s in dealt]
     for s in Seat.objects.filter(table=table, wait_bb=False, leaving=False).exclude(seat_no__in=nos):
         if _big_blind_seat([*nos, s.seat_no], button_seat) == s.seat_no:
-            s.wait_bb = True
-            s.save(update_fields=["wait_bb"])
+            s.wait_bb = s.missed_bb = True
+            s.save(update_fields=["wait_bb", "missed_bb"])
 
 
 def _deal_soon(table: Table) -> None:

@@ -15,4 +15,9 @@ class Migration(migrations.Migration):
             name='post_bb',
             field=models.BooleanField(default=False),
         ),
+        migrations.AddField(
+            model_name='seat',
+            name='missed_bb',
+            field=models.BooleanField(default=False),
+        ),
     ]

@@ -160,3 +160,39 @@ def test_changing_ones_mind_and_refusals() -> None:
     # A break takes a seat out of the count.
     _say(small, fourth, "sit_out")
     assert "Post a big blind" not in _html(small, third)
+
+
+def test_a_player_whose_big_blind_passed_during_a_break_is_not_offered_a_post() -> None:
+    """Card rooms let a player back from a break post every blind they missed (the small one
+    dead) or wait for the big blind; the site has them wait, since a post of the big blind alone
+    would skip the small blind they missed too."""
+    table, users = seated_table(n=4, game="NT", max_seats=6)
+    by_seat = {s.seat_no: s.user for s in Seat.objects.filter(table=table)}
+    assert _blinds(table) == (0, 1, 2)
+    play_passively(table)
+    # Between hands seat 3 takes a break: hand 2 has button seat 1, and its big blind would have
+    # been seat 3's.
+    table.refresh_from_db()
+    services.table_act(table_id=table.id, user=by_seat[3], message={"action": "sit_out", "version": table.version})
+    _next_deal(table)
+    assert _dealt(table) == [0, 1, 2] and _blinds(table)[0] == 1
+    seat = Seat.objects.get(table=table, seat_no=3)
+    assert seat.wait_bb and seat.missed_bb
+    _say(table, by_seat[3], "im_back")
+    assert "Post a big blind" not in _html(table, by_seat[3])
+    table.refresh_from_db()
+    version = table.version
+    with pytest.raises(TableError, match="break"):
+        services.table_act(table_id=table.id, user=by_seat[3], message={"action": "post_bb", "version": version})
+    table.refresh_from_db()
+    seat.refresh_from_db()
+    assert table.version == version and not seat.post_bb
+    # It comes back in on its big blind, which clears what it missed.
+    for _ in range(4):
+        play_passively(table)
+        _next_deal(table)
+        if 3 in _dealt(table):
+            break
+    assert _blinds(table)[2] == 3
+    seat.refresh_from_db()
+    assert not (seat.wait_bb or seat.missed_bb or seat.post_bb)
