@@ -55,7 +55,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from rules_engine.errors import IllegalAction
-from rules_engine.pots import uncalled
+from rules_engine.pots import Pot, build_pots, uncalled
 
 
 @dataclass(frozen=True, slots=True)
@@ -238,6 +238,7 @@ class Betting:
         "bets",
         "choice",
         "contributed",
+        "dead_blinds",
         "folded",
         "last_raise",
         "level",
@@ -267,6 +268,8 @@ class Betting:
         self.stacks = list(stacks)
         self.bets = [0] * self.n
         self.contributed = [0] * self.n
+        # Dead small blinds (owed for one missed): in ``contributed`` but never "uncalled".
+        self.dead_blinds = [0] * self.n
         self.folded = [False] * self.n
         self.all_in = [False] * self.n
         self.acted = [False] * self.n
@@ -526,9 +529,32 @@ class Betting:
         if self.stacks[seat] == 0:
             self.all_in[seat] = True
 
+    def post_dead_blind(self, seat: int, amount: int) -> int:
+        """A dead small blind (owed for one missed): straight into the pot like an ante, and
+        left out when uncalled chips go back (they were never a bet anyone could call)."""
+        paid = self.post(seat, amount, live=False)
+        self.dead_blinds[seat] += paid
+        return paid
+
+    def live_contributions(self) -> list[int]:
+        """What each seat put in, less dead small blinds."""
+        dead = self.dead_blinds
+        if not any(dead):
+            return self.contributed
+        return [c - d for c, d in zip(self.contributed, dead, strict=True)]
+
+    def pots(self) -> tuple[Pot, ...]:
+        """Main pot first, then side pots. Dead small blinds are dead money: in the main pot,
+        and no part of the contribution that makes a seat eligible for a side pot."""
+        pots = build_pots(self.live_contributions(), self.folded)
+        dead = sum(self.dead_blinds)
+        if dead and pots:
+            pots = (Pot(pots[0].amount + dead, pots[0].eligible), *pots[1:])
+        return pots
+
     def return_uncalled(self) -> tuple[int, int] | None:
         """Give back the unmatched top of the largest contribution: ``(seat, chips)`` or None."""
-        top = uncalled(self.contributed)
+        top = uncalled(self.live_contributions())
         if top is None:
             return None
         seat, chips = top

@@ -1037,8 +1037,8 @@ class ClassicNotation(VariantNotation):
 
     def _read_setup(self, fields: Mapping[str, Any], n: int) -> dict[str, Any]:
         game = self.game
-        out: dict[str, Any] = {"ante": _uniform(fields, "antes", n, "one ante for all")}
         if game.FAMILY == "stud":
+            out: dict[str, Any] = {"ante": _uniform(fields, "antes", n, "one ante for all")}
             if "blinds_or_straddles" in fields:
                 raise _fail("", "stud has a bring-in, not blinds: leave out blinds_or_straddles")
             out["bring_in"] = _positive(fields, "bring_in")
@@ -1049,8 +1049,17 @@ class ClassicNotation(VariantNotation):
                 raise _fail("", "_blinds is the table's [small blind, big blind]")
             out["small_blind"], out["big_blind"] = blinds
             return out
+        antes = _int_list(fields, "antes", n)
         blinds = _int_list(fields, "blinds_or_straddles", n)
         sb, bb = blinds[0], blinds[1]
+        # One ante for all, plus the small blind for a player paying one dead (owed for one
+        # missed during a break): PHH has no field of its own for dead money, and PokerKit
+        # takes a player's ante as exactly that.
+        ante = min(antes)
+        if any(a not in (ante, ante + sb) for a in antes) or any(antes[k] != ante for k in (0, 1)):
+            raise _fail("", "antes must be the same for every player (one ante for all), plus the "
+                        f"small blind for a player paying one dead; got {antes}")
+        out = {"ante": ante, "_dead": [k for k in range(2, n) if antes[k] != ante]}
         if any(b not in (0, -bb) for b in blinds[2:]) or not 0 < sb <= bb:
             raise _fail(
                 "",
@@ -1101,9 +1110,11 @@ class ClassicNotation(VariantNotation):
             stacks[seat] = stacks_phh[k]
         params = self._read_setup(fields, n)
         players = tuple(table_of)
-        posted = params.pop("_posted", [])
+        posted, dead = params.pop("_posted", []), params.pop("_dead", [])
         if posted:
             params["posts"] = tuple(players[k] for k in posted)
+        if dead:
+            params["dead"] = tuple(players[k] for k in dead)
         deck, reshuffle = self._deck_from(lines, players, button)
         setup = HandSetup(
             stacks=tuple(stacks),
@@ -1508,7 +1519,9 @@ class ClassicNotation(VariantNotation):
             # run-out, so it shows again with all its cards (PHH readers expect it).
             showdown([len(h) for h in fresh.hole])
 
-        out: dict[str, Any] = {"variant": game.code, "antes": [setup.ante] * n}
+        # A dead small blind is written as that player's ante grown by it (see _read_setup).
+        out: dict[str, Any] = {"variant": game.code,
+                               "antes": [setup.ante + (setup.small_blind if seat in setup.dead else 0) for seat in players]}
         if family == "stud":
             out["bring_in"] = setup.bring_in
         else:

@@ -61,6 +61,7 @@ _NEXT_TERMS = gettext_noop("From the next hand: %(terms)s.")
 _SHOW = gettext_noop("Show my cards")
 _PRE = gettext_noop("Before your turn")
 _POST_BB = gettext_noop("Post a big blind to play now")
+_POST_MISSED = gettext_noop("Post the blinds you missed to play now")
 _WAIT_BB = gettext_noop("Wait for the big blind instead")
 _CHECK_FOLD = gettext_noop("Check/fold")
 
@@ -274,8 +275,9 @@ def _panel(get: Any, phase: Any, arranging: Any) -> str:
     if get("can_show"):
         out.append(f'<button type="button" class="act act--quiet act--show" data-action="show_cards">{_t(_SHOW)}</button>')
     choice = get("bb_choice")
-    if choice == "post":
-        out.append(f'<button type="button" class="act act--quiet act--post" data-action="post_bb">{_t(_POST_BB)}</button>')
+    if choice in ("post", "post_missed"):
+        label = _t(_POST_BB if choice == "post" else _POST_MISSED)
+        out.append(f'<button type="button" class="act act--quiet act--post" data-action="post_bb">{label}</button>')
     elif choice == "wait":
         out.append(f'<button type="button" class="act act--quiet act--post" data-action="wait_bb">{_t(_WAIT_BB)}</button>')
     out.append('\n      <span class="panel__spacer"></span>\n      ')

@@ -105,10 +105,13 @@ class Seat(models.Model):
     # tables.services._deal_in_waiting).
     wait_bb = models.BooleanField(default=False)
     # ... or chose to post a big blind instead, to be dealt in on the next hand that allows it
-    # (any seat but the small blind's; tables.services._deal_in_waiting). Newcomers only: a
-    # player whose big blind passed during a break (``missed_bb``) comes back in on it.
+    # (any seat but the small blind's; tables.services._deal_in_waiting). A player whose big
+    # blind passed during a break (``missed_bb``) pays the small blind they missed too, dead.
     post_bb = models.BooleanField(default=False)
     missed_bb = models.BooleanField(default=False)
+    # A small blind passed the seat during a break: owed dead when it is next dealt in, unless
+    # that hand's own blinds are its (tables.services._mark_missed_blinds).
+    missed_sb = models.BooleanField(default=False)
     joined = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -305,21 +305,22 @@ def table_context(*, table_id: int, user: Any, version_hint: int | None = None,
 
 
 def _bb_choice(my_seat: Any, seats: list[Any]) -> str:
-    """For a newcomer waiting for the big blind: "post" (offer to post one and come in sooner,
-    tables.services._deal_in_waiting) or "wait" (they chose to; offer to take it back); else "".
-    A player whose big blind passed during a break is not offered it: posting only a big blind
-    would skip the small blind they missed too (card rooms have them post both, the small one
-    dead, or wait), so they wait.
+    """For a player waiting for the big blind: "post" (offer to post one and come in sooner,
+    tables.services._deal_in_waiting), "post_missed" (the same for one who also owes a small
+    blind missed during a break, paid dead with it) or "wait" (they chose to; offer to take it
+    back); else "".
 
     Offered only where it can help: with three players a newcomer is always the button, a blind
     or the big blind's seat, so it takes three others seated (not on a break; others waiting
     count, they come in too)."""
-    if my_seat is None or not my_seat.wait_bb or my_seat.missed_bb:
+    if my_seat is None or not my_seat.wait_bb:
         return ""
     others = sum(1 for s in seats if s.pk != my_seat.pk and not (s.sitting_out or s.break_next or s.leaving))
     if others < 3:
         return ""
-    return "wait" if my_seat.post_bb else "post"
+    if my_seat.post_bb:
+        return "wait"
+    return "post_missed" if my_seat.missed_sb else "post"
 
 
 # What a player's own view holds of their cards, by layout: Patch-Patch's three fours, a flop or

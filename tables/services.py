@@ -471,8 +471,6 @@ def table_act(*, table_id: int, user: AbstractBaseUser, message: dict[str, Any])
         elif action in ("post_bb", "wait_bb"):
             if not seat.wait_bb:
                 raise TableError(_("You are already dealt in: there is no big blind to post."))
-            if seat.missed_bb and action == "post_bb":
-                raise TableError(_("Your big blind passed during your break: you come back in on the next one."))
             seat.post_bb = action == "post_bb"
             seat.save(update_fields=["post_bb"])
         else:
@@ -800,7 +798,7 @@ def _deal_in_waiting(table: Table, ready: list[Seat], posts: list[int]) -> tuple
         # blind's (there they wait for the button to pass; in the big blind's they come in as
         # the big blind). Clockwise from the button, so each one's place counts the ones before.
         for w in sorted(waiting, key=lambda s: (s.seat_no <= button, s.seat_no)):
-            if w in coming or not w.post_bb or w.missed_bb:
+            if w in coming or not w.post_bb:
                 continue
             order = sorted([*nos, w.seat_no])
             small = order[(order.index(button) + 1) % len(order)]
@@ -811,21 +809,53 @@ def _deal_in_waiting(table: Table, ready: list[Seat], posts: list[int]) -> tuple
             if _big_blind_seat(nos, button) != w.seat_no:
                 posts.append(w.seat_no)
     for s in coming:
+        if s.seat_no not in posts:  # in on its big blind: nothing more is owed
+            s.missed_sb = False
         s.wait_bb = s.post_bb = s.missed_bb = False
-        s.save(update_fields=["wait_bb", "post_bb", "missed_bb"])
+        s.save(update_fields=["wait_bb", "post_bb", "missed_bb", "missed_sb"])
     dealt = sorted([*playing, *coming], key=lambda s: s.seat_no)
     return dealt, button
 
 
-def _mark_missed_big_blinds(table: Table, dealt: list[Seat], button_seat: int) -> None:
+def _mark_missed_blinds(table: Table, dealt: list[Seat], button_seat: int) -> None:
     """A seated player left out of this hand (on a break, or short of a big blind) whose big
     blind it would have been has missed it: back in the game, they wait for the big blind as a
-    newcomer does, so a break cannot skip the blinds."""
+    newcomer does (or post it and the small blind they missed, dead), so a break cannot skip the
+    blinds. One whose small blind it would have been owes it, dead, when next dealt in.
+    Newcomers waiting for their first big blind owe nothing."""
     nos = [s.seat_no for s in dealt]
-    for s in Seat.objects.filter(table=table, wait_bb=False, leaving=False).exclude(seat_no__in=nos):
-        if _big_blind_seat([*nos, s.seat_no], button_seat) == s.seat_no:
+    for s in Seat.objects.filter(table=table, leaving=False).exclude(seat_no__in=nos):
+        if s.wait_bb and not s.missed_bb:
+            continue  # a newcomer
+        order = sorted([*nos, s.seat_no])
+        if order[(order.index(button_seat) + 1) % len(order)] == s.seat_no and not s.missed_sb:
+            s.missed_sb = True
+            s.save(update_fields=["missed_sb"])
+        elif not s.wait_bb and _big_blind_seat([*nos, s.seat_no], button_seat) == s.seat_no:
             s.wait_bb = s.missed_bb = True
             s.save(update_fields=["wait_bb", "missed_bb"])
+
+
+def _dead_small_blinds(dealt: list[Seat], button_seat: int) -> list[int]:
+    """The seats dealt this hand that pay a small blind they missed, dead: any but this hand's
+    own blinds (whose blinds settle what they owe). Clears what is settled."""
+    nos = [s.seat_no for s in dealt]
+    if len(nos) < 3:
+        for s in dealt:
+            if s.missed_sb:
+                s.missed_sb = False
+                s.save(update_fields=["missed_sb"])
+        return []
+    i = nos.index(button_seat)
+    blinds = {nos[(i + 1) % len(nos)], nos[(i + 2) % len(nos)]}
+    dead = []
+    for s in dealt:
+        if s.missed_sb:
+            if s.seat_no not in blinds:
+                dead.append(s.seat_no)
+            s.missed_sb = False
+            s.save(update_fields=["missed_sb"])
+    return dead
 
 
 def _deal_soon(table: Table) -> None:
@@ -868,8 +898,10 @@ def _start_hand_if_ready(table: Table) -> Hand | None:
     units = baseball.is_baseball(table)
     if units:  # a session's first dealer is drawn at random (tables.baseball)
         button_seat = baseball.dealer_seat(table, seat_nos, button_seat)
-    elif _blind_game(table):
-        _mark_missed_big_blinds(table, ready, button_seat)
+    dead: list[int] = []
+    if not units and _blind_game(table):
+        _mark_missed_blinds(table, ready, button_seat)
+        dead = _dead_small_blinds(ready, button_seat)
     table.button_seat = button_seat
     variant = _variant(table)
     # The same setup the pages describe the stakes from (tables.stakes).
@@ -884,7 +916,8 @@ def _start_hand_if_ready(table: Table) -> Hand | None:
     # the committed deck and salts (without one the engine would use the natural card order).
     deck = Deck.shuffled(secrets.SystemRandom()).order
     commit = fairness.ShuffleCommitment.create(deck)
-    setup = dataclasses.replace(setup, deck=deck, posts=tuple(seat_nos.index(n) for n in posted))
+    setup = dataclasses.replace(setup, deck=deck, posts=tuple(seat_nos.index(n) for n in posted),
+                                dead=tuple(seat_nos.index(n) for n in dead))
     if getattr(variant, "FAMILY", "") == "draw":
         setup = dataclasses.replace(setup, reshuffle=fairness.reshuffle_order(commit))
     state = variant.start(setup)

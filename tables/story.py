@@ -62,7 +62,7 @@ def _all_in(state: Any, action: Any) -> set[int]:
     return {action.seat} if behind[action.seat] == 0 else set()
 
 
-_BETS = frozenset({"blind", "post", "ante", "bring_in", "call", "bet", "raise", "all_in", "complete"})
+_BETS = frozenset({"blind", "post", "dead", "ante", "bring_in", "call", "bet", "raise", "all_in", "complete"})
 
 
 def _amount(x: Fraction | int) -> str:
@@ -145,6 +145,8 @@ class _Teller:
             self.say(_("%(name)s: blind %(amount)s") % {"name": who, "amount": amount} + tail)
         elif kind == "post":
             self.say(_("%(name)s: posts a big blind %(amount)s to come in") % {"name": who, "amount": amount} + tail)
+        elif kind == "dead":
+            self.say(_("%(name)s: dead small blind %(amount)s, owed for one missed") % {"name": who, "amount": amount} + tail)
         elif kind == "ante":
             self.say(_("%(name)s: ante %(amount)s") % {"name": who, "amount": amount} + tail)
         elif kind == "bring_in":

@@ -113,7 +113,10 @@ class HandSetup:
       out of turn to be dealt in at once (a player who joined a running table, GAMES.md section
       3). The post is live: it counts as the seat's bet pre-flop, and when the action comes back
       to it the seat may check, raise or fold like the big blind. Never the small or big blind's
-      own seat.
+      own seat;
+    * ``dead``: blind games only, seats that post a dead small blind, owed for one missed
+      during a break (card-room rule): it goes into the pot and is no part of the seat's bet.
+      Never the small or big blind's own seat.
     """
 
     stacks: tuple[int, ...]
@@ -130,6 +133,7 @@ class HandSetup:
     big_bet: int = 0
     reshuffle: tuple[Card, ...] | None = None
     posts: tuple[int, ...] = ()
+    dead: tuple[int, ...] = ()
 
     def __post_init__(self) -> None:
         # Accept lists from callers; store tuples so the value stays hashable and frozen.
@@ -141,6 +145,8 @@ class HandSetup:
             object.__setattr__(self, "reshuffle", tuple(self.reshuffle))
         if not isinstance(self.posts, tuple):
             object.__setattr__(self, "posts", tuple(self.posts))
+        if not isinstance(self.dead, tuple):
+            object.__setattr__(self, "dead", tuple(self.dead))
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -162,6 +168,8 @@ class HandSetup:
             out["reshuffle"] = _cards_json(self.reshuffle)
         if self.posts:
             out["posts"] = list(self.posts)
+        if self.dead:
+            out["dead"] = list(self.dead)
         return out
 
     @classmethod
@@ -184,6 +192,7 @@ class HandSetup:
                 big_bet=data.get("big_bet", 0),
                 reshuffle=None if reshuffle is None else _read_cards(reshuffle, "reshuffle"),
                 posts=tuple(data.get("posts") or ()),
+                dead=tuple(data.get("dead") or ()),
             )
         except (KeyError, TypeError) as exc:
             raise SetupError(f"a hand setup needs stacks, button and blinds ({exc})") from None

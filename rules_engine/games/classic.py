@@ -21,7 +21,9 @@ Decisions shared by every game here (GAMES.md sections 3 and 5, and where they a
 * Seats are numbered 0..n-1 clockwise. Cards are dealt one at a time clockwise starting left of
   the button (heads-up too: the big blind, left of the button, gets the first card).
 * Forced bets: every seat posts the ante first (dead money), then the blinds (live) or, in stud,
-  the bring-in as the first action of the first round. A stack too small for a forced bet posts
+  the bring-in as the first action of the first round. In blind games a seat may also post a
+  small blind it missed, dead (``setup.dead``: main pot only, never returned as uncalled), and a
+  big blind to come in, live (``setup.posts``). A stack too small for a forced bet posts
   all it has; the amount to call stays the full blind (or bring-in) while another seat can still
   match it.
 * Betting goes through the one core with the game's structure (no limit, pot limit, fixed
@@ -81,7 +83,7 @@ from rules_engine.games import (
     PotResult,
     note_acts,
 )
-from rules_engine.pots import build_pots, clockwise_from_button, rake_pots, split_even
+from rules_engine.pots import clockwise_from_button, rake_pots, split_even
 
 DECISION_SECONDS: dict[str, float] = {"slow": 37.5, "medium": 25.0, "fast": 12.0}
 BUY_IN_MIN_BB = 5
@@ -246,20 +248,20 @@ class ClassicGame:
 
     @classmethod
     def _validate_posts(cls, setup: HandSetup, n: int) -> None:
-        """Posted big blinds (``setup.posts``): blind games only, distinct seats that are not the
-        blinds' own, three players or more."""
-        posts = setup.posts
-        if not posts:
-            return
-        if cls.FAMILY not in ("flop", "draw"):
-            raise SetupError(f"{cls.name} has no blinds: nobody posts one to come in")
-        if not all(_is_int(p) and 0 <= p < n for p in posts) or len(set(posts)) != len(posts):
-            raise SetupError(f"posted big blinds come from different seats 0 to {n - 1}, not {list(posts)}")
-        if n < 3:
-            raise SetupError("heads-up nobody posts a big blind out of turn")
-        blinds = ((setup.button + 1) % n, (setup.button + 2) % n)
-        if any(p in blinds for p in posts):
-            raise SetupError("the small and big blind's seats post their own blinds, not another")
+        """Big blinds posted to come in (``setup.posts``) and dead small blinds (``setup.dead``):
+        blind games only, distinct seats that are not the blinds' own, three players or more."""
+        for posts, what in ((setup.posts, "posted big blinds"), (setup.dead, "dead small blinds")):
+            if not posts:
+                continue
+            if cls.FAMILY not in ("flop", "draw"):
+                raise SetupError(f"{cls.name} has no blinds: nobody posts one out of turn")
+            if not all(_is_int(p) and 0 <= p < n for p in posts) or len(set(posts)) != len(posts):
+                raise SetupError(f"{what} come from different seats 0 to {n - 1}, not {list(posts)}")
+            if n < 3:
+                raise SetupError("heads-up nobody posts a blind out of turn")
+            blinds = ((setup.button + 1) % n, (setup.button + 2) % n)
+            if any(p in blinds for p in posts):
+                raise SetupError("the small and big blind's seats post their own blinds, not another")
 
     @classmethod
     def validate_extra(cls, setup: HandSetup) -> None:
@@ -316,7 +318,7 @@ def _replace(setup: HandSetup, **changes: Any) -> HandSetup:
         name: getattr(setup, name)
         for name in (
             "stacks", "button", "small_blind", "big_blind", "speed", "public", "deck",
-            "check_buy_in", "ante", "bring_in", "small_bet", "big_bet", "reshuffle", "posts",
+            "check_buy_in", "ante", "bring_in", "small_bet", "big_bet", "reshuffle", "posts", "dead",
         )
     }  # fmt: skip
     fields.update(changes)
@@ -400,10 +402,14 @@ class ClassicState:
             ev.append(Event("ante", seat=seat, amount=paid))
 
     def _post_big_blinds(self, ev: list[Event]) -> None:
-        """Seats coming in out of turn post a live big blind (``setup.posts``), clockwise."""
-        posts = set(self.setup.posts)
+        """Seats coming in out of turn post, clockwise: a dead small blind owed for one missed
+        (``setup.dead``) into the pot, then a live big blind (``setup.posts``)."""
+        posts, dead = set(self.setup.posts), set(self.setup.dead)
         for seat in self._order:
-            if seat in posts:
+            if seat in dead:
+                paid = self._bet.post_dead_blind(seat, self.setup.small_blind)
+                ev.append(Event("dead", seat=seat, amount=paid))
+            if seat in posts and not self._bet.all_in[seat]:
                 paid = self._bet.post(seat, self.setup.big_blind)
                 ev.append(Event("post", seat=seat, amount=paid))
 
@@ -743,7 +749,7 @@ class ClassicState:
 
     def _settle_uncontested(self, winner: int, ev: list[Event]) -> None:
         bet = self._bet
-        pots = build_pots(bet.contributed, bet.folded)
+        pots = bet.pots()
         rakes = self._rake([p.amount for p in pots])
         payouts = [0] * self.n
         results = []
@@ -772,7 +778,7 @@ class ClassicState:
         if game.HI_LO or game.LOW_ONLY:
             for s in live:
                 lows[s] = self._low_hand(s)
-        pots = build_pots(bet.contributed, bet.folded)
+        pots = bet.pots()
         rakes = self._rake([p.amount for p in pots])
         payouts = [0] * n
         results: list[PotResult] = []

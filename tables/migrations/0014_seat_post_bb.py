@@ -20,4 +20,9 @@ class Migration(migrations.Migration):
             name='missed_bb',
             field=models.BooleanField(default=False),
         ),
+        migrations.AddField(
+            model_name='seat',
+            name='missed_sb',
+            field=models.BooleanField(default=False),
+        ),
     ]

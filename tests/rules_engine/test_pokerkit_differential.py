@@ -109,7 +109,10 @@ def random_setup(code: str, rng: random.Random) -> HandSetup:
         blinds = {(setup.button + 1) % n, (setup.button + 2) % n}
         others = [seat for seat in range(n) if seat not in blinds]
         posts = tuple(sorted(rng.sample(others, rng.randint(1, 2))))
-        setup = HandSetup(**{**_fields(setup), "posts": posts})
+        # And players back from a break paying a dead small blind they missed (PokerKit: a
+        # larger ante for them), with a big blind posted or not.
+        dead = tuple(sorted(rng.sample(others, rng.randint(0, 2))))
+        setup = HandSetup(**{**_fields(setup), "posts": posts, "dead": dead})
     floor = setup.ante + max(setup.big_blind, setup.bring_in) + 1
     stacks = tuple(
         rng.choice((rng.randint(floor, 8 * bb), rng.randint(floor, 60 * bb), rng.randint(20 * bb, 300 * bb)))
@@ -147,12 +150,16 @@ class Pair:
             args: tuple[Any, ...] = (setup.ante, setup.bring_in, setup.small_bet, setup.big_bet)
         else:
             forced = [setup.small_blind, setup.big_blind] + [0] * (n - 2)
+            antes = [setup.ante] * n
             for seat in setup.posts:
                 forced[self.pk_of[seat]] = -setup.big_blind
+            for seat in setup.dead:
+                antes[self.pk_of[seat]] += setup.small_blind
+            ante: Any = tuple(antes) if setup.dead else setup.ante
             if self.V.STRUCTURE == "fixed-limit":
-                args = (setup.ante, tuple(forced), setup.small_bet, setup.big_bet)
+                args = (ante, tuple(forced), setup.small_bet, setup.big_bet)
             else:
-                args = (setup.ante, tuple(forced), setup.big_blind)
+                args = (ante, tuple(forced), setup.big_blind)
         self.game = cls(AUTOMATIONS if settle else BETTING_ONLY, False, *args, mode=Mode.CASH_GAME)
         self.pk = self.game(stacks, n)
         deck = setup.deck
@@ -321,7 +328,9 @@ def pk_settlement(state: Any, players: tuple[int, ...]) -> list[int]:
     n = state.n
     game = state.game
     alive = {s for s in range(n) if not state.folded[s] and r.payouts[s] > 0}
-    contributions = r.contributions
+    # Dead small blinds are dead money in the main pot, no part of any seat's stake in a side pot.
+    dead = list(state._bet.dead_blinds)
+    contributions = [c - d for c, d in zip(r.contributions, dead, strict=True)]
     pots: list[tuple[int, tuple[int, ...]]] = []
     prev = 0
     for level in sorted(set(contributions)):
@@ -332,6 +341,8 @@ def pk_settlement(state: Any, players: tuple[int, ...]) -> list[int]:
             amount += pots.pop()[0]
         if amount:
             pots.append((amount, elig))
+    if pots and sum(dead):
+        pots[0] = (pots[0][0] + sum(dead), pots[0][1])
     values: list[dict[int, Any]] = []
     live = [s for s in range(n) if not state.folded[s]]
     if not game.LOW_ONLY:
@@ -393,6 +404,8 @@ def run_direction(code: str, driver: str, hands: int) -> Counter[str]:
         counts["hands"] += 1
         if pair.ours.setup.posts:
             counts["posted big blinds"] += 1
+        if pair.ours.setup.dead:
+            counts["dead small blinds"] += 1
         if pair.ours.result.showdown:
             counts["showdowns"] += 1
         if len(pair.ours.result.pots) > 1:
@@ -428,6 +441,7 @@ def test_random_hands_reach_the_same_finishing_stacks(
     assert counts["side pots"] > HANDS_PER_DIRECTION // 50
     if get_variant(code).FAMILY in ("flop", "draw"):  # and big blinds posted to come in
         assert counts["posted big blinds"] > HANDS_PER_DIRECTION // 50
+        assert counts["dead small blinds"] > HANDS_PER_DIRECTION // 50
     documented = {
         "differs: raise sizes",
         "differs: raise allowed by us only",

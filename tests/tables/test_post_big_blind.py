@@ -162,37 +162,95 @@ def test_changing_ones_mind_and_refusals() -> None:
     assert "Post a big blind" not in _html(small, third)
 
 
-def test_a_player_whose_big_blind_passed_during_a_break_is_not_offered_a_post() -> None:
-    """Card rooms let a player back from a break post every blind they missed (the small one
-    dead) or wait for the big blind; the site has them wait, since a post of the big blind alone
-    would skip the small blind they missed too."""
+def _sit_out_now(table: Table, user: Any) -> None:
+    table.refresh_from_db()
+    services.table_act(table_id=table.id, user=user, message={"action": "sit_out", "version": table.version})
+
+
+def test_a_break_that_passed_only_the_small_blind_pays_it_dead_on_return() -> None:
+    """Card rooms: a player whose small blind passed during a break posts it dead when dealt in
+    again (it is no part of their bet), unless that hand's blinds are their own."""
     table, users = seated_table(n=4, game="NT", max_seats=6)
     by_seat = {s.seat_no: s.user for s in Seat.objects.filter(table=table)}
     assert _blinds(table) == (0, 1, 2)
     play_passively(table)
-    # Between hands seat 3 takes a break: hand 2 has button seat 1, and its big blind would have
-    # been seat 3's.
-    table.refresh_from_db()
-    services.table_act(table_id=table.id, user=by_seat[3], message={"action": "sit_out", "version": table.version})
+    _sit_out_now(table, by_seat[2])  # the big blind of hand 1
+    _next_deal(table)  # button seat 1: with seat 2 in, the small blind would be seat 2's
+    assert _dealt(table) == [0, 1, 3] and _blinds(table) == (1, 3, 0)
+    seat = Seat.objects.get(table=table, seat_no=2)
+    assert seat.missed_sb and not seat.wait_bb and not seat.missed_bb
+    _say(table, by_seat[2], "im_back")
+    play_passively(table)
+    before = _chips(table)
+    # The button moves on to seat 2: the blinds are seats 3 and 0, and seat 2 pays 5 dead.
     _next_deal(table)
-    assert _dealt(table) == [0, 1, 2] and _blinds(table)[0] == 1
-    seat = Seat.objects.get(table=table, seat_no=3)
-    assert seat.wait_bb and seat.missed_bb
-    _say(table, by_seat[3], "im_back")
-    assert "Post a big blind" not in _html(table, by_seat[3])
-    table.refresh_from_db()
-    version = table.version
-    with pytest.raises(TableError, match="break"):
-        services.table_act(table_id=table.id, user=by_seat[3], message={"action": "post_bb", "version": version})
-    table.refresh_from_db()
+    assert _dealt(table) == [0, 1, 2, 3] and _blinds(table) == (2, 3, 0)
+    hand, state = current_state(table)
+    assert state.setup.dead == (2,) and state.setup.posts == ()
+    assert state._bet.bets == [10, 0, 0, 5]  # the dead chips are no part of seat 2's bet
+    assert [(e.kind, e.seat, e.amount) for e in state.start_events if e.kind == "dead"] == [("dead", 2, 5)]
     seat.refresh_from_db()
-    assert table.version == version and not seat.post_bb
-    # It comes back in on its big blind, which clears what it missed.
-    for _ in range(4):
+    assert not seat.missed_sb
+    play_passively(table)
+    assert _chips(table) == before
+    client = Client()
+    client.force_login(users[0])
+    page = client.get(reverse("hand_history", args=[table.id, hand.number])).content.decode()
+    assert "dead small blind 5, owed for one missed" in page
+    phh = client.get(reverse("hand_history_phh", args=[table.id, hand.number])).content.decode()
+    assert "antes = [0, 0, 0, 5]" in phh  # p1 is seat 3 (left of the button): seat 2 is p4
+    assert replay_phh(phh).setup.dead == (2,)
+    # Paid once: the next hand deals it in as anyone.
+    _next_deal(table)
+    assert current_state(table)[1].setup.dead == ()
+
+
+def test_a_break_that_passed_both_blinds_posts_both_or_waits() -> None:
+    table, users = seated_table(n=4, game="NT", max_seats=6)
+    by_seat = {s.seat_no: s.user for s in Seat.objects.filter(table=table)}
+    play_passively(table)
+    _sit_out_now(table, by_seat[3])
+    _next_deal(table)  # button seat 1: the big blind would have been seat 3's
+    seat = Seat.objects.get(table=table, seat_no=3)
+    assert seat.wait_bb and seat.missed_bb and not seat.missed_sb
+    play_passively(table)
+    _next_deal(table)  # button seat 2: and now the small blind
+    seat.refresh_from_db()
+    assert seat.missed_sb
+    _say(table, by_seat[3], "im_back")
+    html = _html(table, by_seat[3])
+    assert "Post the blinds you missed to play now" in html
+    _say(table, by_seat[3], "post_bb")
+    play_passively(table)
+    before = _chips(table)
+    _next_deal(table)  # button seat 0: blinds seats 1 and 2; seat 3 posts 10 live and 5 dead
+    assert _dealt(table) == [0, 1, 2, 3] and _blinds(table) == (0, 1, 2)
+    hand, state = current_state(table)
+    assert state.setup.posts == (3,) and state.setup.dead == (3,)
+    assert state._bet.bets == [0, 5, 10, 10]
+    seat.refresh_from_db()
+    assert not (seat.wait_bb or seat.missed_bb or seat.missed_sb or seat.post_bb)
+    play_passively(table)
+    assert _chips(table) == before
+
+
+def test_a_player_back_on_their_big_blind_owes_nothing_more() -> None:
+    table, users = seated_table(n=4, game="NT", max_seats=6)
+    by_seat = {s.seat_no: s.user for s in Seat.objects.filter(table=table)}
+    play_passively(table)
+    _sit_out_now(table, by_seat[3])
+    for _ in range(2):  # its big blind, then its small blind, go by
+        _next_deal(table)
         play_passively(table)
+    seat = Seat.objects.get(table=table, seat_no=3)
+    assert seat.missed_bb and seat.missed_sb
+    _say(table, by_seat[3], "im_back")
+    for _ in range(4):
         _next_deal(table)
         if 3 in _dealt(table):
             break
+        play_passively(table)
     assert _blinds(table)[2] == 3
+    assert current_state(table)[1].setup.dead == ()
     seat.refresh_from_db()
-    assert not (seat.wait_bb or seat.missed_bb or seat.post_bb)
+    assert not (seat.wait_bb or seat.missed_bb or seat.missed_sb)
