@@ -141,6 +141,15 @@ def test_the_first_dealer_is_drawn_at_random_then_the_deal_moves_left(monkeypatc
     assert len(drawn) == 1  # drawn once a session
 
 
+def test_the_dealer_is_marked_at_a_baseball_table() -> None:
+    # Stud tables show no button, but baseball's dealer (drawn, then passed round) is marked.
+    from tables.selectors import table_snapshot
+
+    table, _users = _bb_table(3)
+    html = table_snapshot(table_id=table.id, user=None)["html"]
+    assert html.count("badge--button") == 1
+
+
 def test_first_dealers_really_vary() -> None:
     # 12 tables of three: the same first dealer every time has a chance of 3 / 3**12.
     firsts = {_bb_table(3)[0].button_seat for _ in range(12)}

@@ -41,6 +41,8 @@ def test_a_hand_of_every_classic_game_plays_out(code: str) -> None:
         assert set(CODE_RE.findall(html)) <= mine
     spectator = table_snapshot(table_id=table.id, user=None)["html"]
     assert set(CODE_RE.findall(spectator)) <= set(CODE_RE.findall(str(state.view_for(None))))
+    # The dealer button is marked where it matters (blinds, first to act); stud has none.
+    assert ("badge--button" in spectator) == (variant.FAMILY != "stud")
     finished = play_passively(table, max_steps=400)
     assert finished.ended is not None
     total = Seat.objects.filter(table=table).aggregate(s=Sum("stack"))["s"]
