@@ -765,12 +765,13 @@ def _joins_running_game(table: Table, others: list[Seat]) -> bool:
     return sum(1 for s in others if _playing(table, s)) >= 2
 
 
-def _big_blind_seat(seat_nos: list[int], button_seat: int) -> int:
-    """The big blind's seat number among ``seat_nos`` (three or more) with the button there:
-    the small blind is left of the button, the big blind left of that."""
+def _blind_seat(seat_nos: list[int], button_seat: int, k: int = 2) -> int:
+    """The big blind's seat number among ``seat_nos`` (three or more) with the button there
+    (``k=1``: the small blind's): the small blind is left of the button, the big blind left of
+    that."""
     order = sorted(seat_nos)
     i = order.index(button_seat)
-    return order[(i + 2) % len(order)]
+    return order[(i + k) % len(order)]
 
 
 def _deal_in_waiting(table: Table, ready: list[Seat], posts: list[int]) -> tuple[list[Seat], int | None]:
@@ -791,7 +792,7 @@ def _deal_in_waiting(table: Table, ready: list[Seat], posts: list[int]) -> tuple
         button = after[0] if after else nos[0]
         coming = []
         for w in sorted(waiting, key=lambda s: (s.seat_no <= button, s.seat_no)):  # clockwise from the button
-            if _big_blind_seat([*nos, w.seat_no], button) == w.seat_no:
+            if _blind_seat([*nos, w.seat_no], button) == w.seat_no:
                 coming.append(w)
                 nos.append(w.seat_no)
         # Then those who chose to post a big blind: in at once from any seat but the small
@@ -800,13 +801,11 @@ def _deal_in_waiting(table: Table, ready: list[Seat], posts: list[int]) -> tuple
         for w in sorted(waiting, key=lambda s: (s.seat_no <= button, s.seat_no)):
             if w in coming or not w.post_bb:
                 continue
-            order = sorted([*nos, w.seat_no])
-            small = order[(order.index(button) + 1) % len(order)]
-            if w.seat_no == small:
+            if _blind_seat([*nos, w.seat_no], button, 1) == w.seat_no:
                 continue
             coming.append(w)
             nos.append(w.seat_no)
-            if _big_blind_seat(nos, button) != w.seat_no:
+            if _blind_seat(nos, button) != w.seat_no:
                 posts.append(w.seat_no)
     for s in coming:
         if s.seat_no not in posts:  # in on its big blind: nothing more is owed
@@ -827,11 +826,10 @@ def _mark_missed_blinds(table: Table, dealt: list[Seat], button_seat: int) -> No
     for s in Seat.objects.filter(table=table, leaving=False).exclude(seat_no__in=nos):
         if s.wait_bb and not s.missed_bb:
             continue  # a newcomer
-        order = sorted([*nos, s.seat_no])
-        if order[(order.index(button_seat) + 1) % len(order)] == s.seat_no and not s.missed_sb:
+        if _blind_seat([*nos, s.seat_no], button_seat, 1) == s.seat_no and not s.missed_sb:
             s.missed_sb = True
             s.save(update_fields=["missed_sb"])
-        elif not s.wait_bb and _big_blind_seat([*nos, s.seat_no], button_seat) == s.seat_no:
+        elif not s.wait_bb and _blind_seat([*nos, s.seat_no], button_seat) == s.seat_no:
             s.wait_bb = s.missed_bb = True
             s.save(update_fields=["wait_bb", "missed_bb"])
 
