@@ -567,5 +567,15 @@
     for (var i = 0; i < done.length; i++) done[i].remove();
   }, 8000);
 
+  // On a phone, a seated player's page opens at the table rather than the site's header: the
+  // seats, the board and their own cards are what they came for (the header is a scroll up).
+  // Not when the browser brings back where they were (a reload), nor on a wide screen.
+  if (document.getElementById("table-sound") && window.matchMedia("(max-width: 640px)").matches) {
+    window.addEventListener("load", function () {
+      if (window.scrollY > 10 || window.location.hash) return;
+      (document.querySelector(".flash") || root).scrollIntoView({ block: "start" });
+    });
+  }
+
   connect();
 })();

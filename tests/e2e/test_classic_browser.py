@@ -372,6 +372,14 @@ def test_a_tap_on_an_empty_seat_chooses_where_to_sit(browser: Any, classic_serve
     seats = phone.locator("#table-root .seats > li")
     mine = [i for i in range(seats.count()) if "seat--me" in (seats.nth(i).get_attribute("class") or "")]
     assert mine == [int(wanted)]
+    # Seated, the phone's page opens at the table (the site's header is a scroll up); the
+    # desktop's, with room for both, stays at the top.
+    phone.wait_for_function("window.scrollY > 100")
+    top = phone.evaluate("document.querySelector('.flash, #table-root').getBoundingClientRect().top")
+    assert abs(top) < 5
+    desk.reload()
+    desk.wait_for_load_state("load")
+    assert desk.evaluate("window.scrollY") == 0
     for page in (phone, desk):
         page.context.close()
 
