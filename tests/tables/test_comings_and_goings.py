@@ -19,6 +19,7 @@ from django.utils import timezone
 
 from club.models import LedgerEntry
 from rules_engine.games import get_variant
+from rules_engine.notation import parse_phh
 from tables import services
 from tables.models import Hand, Seat, Table
 from tests.tables.helpers import act_once, make_user
@@ -46,6 +47,7 @@ def test_random_comings_and_goings_lose_no_chip(monkeypatch: pytest.MonkeyPatch)
     assert seen["posted"] > 0, "no post was ever made: the test did not test it"
     assert seen["dead"] > 0, "no dead small blind was ever paid: the test did not test it"
     assert seen["hands"] > 60
+    assert seen["replayed"] > 0, "no history with a post or a dead blind was replayed"
 
 
 def _play(game: str, seed: int, steps: int = 500) -> Counter[str]:
@@ -57,7 +59,7 @@ def _play(game: str, seed: int, steps: int = 500) -> Counter[str]:
     services.table_sweep(now=timezone.now() + dt.timedelta(minutes=1))
     table.refresh_from_db()
     assert Hand.objects.filter(table=table).exists()
-    posted_seen = bb_seen = dead_seen = 0
+    posted_seen = bb_seen = dead_seen = replayed = 0
     last_checked = 0
     for _step in range(steps):
         table.refresh_from_db()
@@ -101,6 +103,13 @@ def _play(game: str, seed: int, steps: int = 500) -> Counter[str]:
     for hand in Hand.objects.filter(table=table, ended__isnull=False):
         total = LedgerEntry.objects.filter(hand_id=hand.id).aggregate(s=Sum("amount"))["s"] or 0
         assert total == 0
+        # Its stored history says who posted and who paid dead, and replays to the same stacks.
+        state = get_variant(game).from_json(hand.state)
+        if state.setup.posts or state.setup.dead:
+            parsed = parse_phh(hand.phh)
+            assert (parsed.setup.posts, parsed.setup.dead) == (state.setup.posts, state.setup.dead)
+            assert parsed.state.stacks == state.stacks
+            replayed += 1
     for s in list(Seat.objects.filter(table=table)):
         services.table_leave_seat(table_id=table.id, user=s.user)
     # Leaving mid-hand stands up when the hand ends: play it out.
@@ -110,4 +119,4 @@ def _play(game: str, seed: int, steps: int = 500) -> Counter[str]:
         if not act_once(table, rng, passive=True):
             services.table_sweep(now=timezone.now() + dt.timedelta(minutes=5))
     assert _total_chips() == _granted()
-    return Counter(posted=posted_seen, dead=dead_seen, hands=bb_seen)
+    return Counter(posted=posted_seen, dead=dead_seen, hands=bb_seen, replayed=replayed)
