@@ -156,15 +156,16 @@
 
   // A phone: while betting, the bar is pinned to the bottom of the screen and can cover the
   // player's own cards. When the turn comes, scroll down just enough for the bottom of the table
-  // (the cards and the bar's own place) to be in sight, never past the table's top, and never up:
-  // a player who scrolled further down to read something stays there.
+  // (the cards and the bar's own place) to be in sight, and never up: a player who scrolled
+  // further down to read something stays there. A table taller than the screen (six seats) lets
+  // its top row go out of sight rather than the player's own cards.
   var myTurn = false;
   function bringTheTableIntoView() {
     if (!window.matchMedia || !window.matchMedia("(max-width: 760px)").matches) return;
     var felt = root.querySelector(".felt");
     if (!felt) return;
     var r = felt.getBoundingClientRect();
-    var by = Math.min(r.bottom - window.innerHeight + 8, r.top - 8);
+    var by = r.bottom - window.innerHeight + 8;
     if (by > 0) {
       var still = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
       window.scrollBy({ top: by, behavior: still ? "auto" : "smooth" });
@@ -569,12 +570,11 @@
 
   // On a phone, a seated player's page opens at the table rather than the site's header: the
   // seats, the board and their own cards are what they came for (the header is a scroll up).
-  // Not when the browser brings back where they were (a reload), nor on a wide screen.
-  if (document.getElementById("table-sound") && window.matchMedia("(max-width: 640px)").matches) {
-    window.addEventListener("load", function () {
-      if (window.scrollY > 10 || window.location.hash) return;
-      (document.querySelector(".flash") || root).scrollIntoView({ block: "start" });
-    });
+  // Not on a wide screen, nor where the page already moved (a link to a part of it); before the
+  // first picture comes, so that a turn's own scroll (above) starts from there.
+  if (document.getElementById("table-sound") && window.matchMedia("(max-width: 640px)").matches &&
+      window.scrollY < 10 && !window.location.hash) {
+    (document.querySelector(".flash") || root).scrollIntoView({ block: "start" });
   }
 
   connect();

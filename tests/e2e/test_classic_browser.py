@@ -525,3 +525,41 @@ def test_a_newcomer_chooses_to_post_a_big_blind(browser: Any, classic_server: st
     assert "waits for the big blind" in newcomer.locator(".seat--me").inner_text()
     for page in (*pages, newcomer):
         page.context.close()
+
+
+def test_a_full_six_seat_table_on_phones_shows_each_player_their_cards(browser: Any, classic_server: str, screenshot: Any) -> None:
+    """Six phone players at a six-seat Hold'em table: the table is taller than the screen, and
+    when a player's turn comes the page shows them their own cards above the pinned betting bar
+    (the top row of seats may go out of sight, never the player's cards)."""
+    tag = uuid.uuid4().hex[:5]
+    pages = [_sign_up(browser, classic_server, f"s{i}{tag}", PHONE) for i in range(6)]
+    url = _open_table(pages[0], classic_server, "NT", f"six {tag}", seats=6)
+    _sit_everyone(pages, url)
+    turn = '.panel [data-action="fold"], .panel [data-action="check"]'
+    # A turn that came while the others were still sitting down came to a shorter table.
+    stale = {i for i, page in enumerate(pages) if page.locator(turn).count()}
+    gaps: list[float] = []
+    deadline = time.monotonic() + 120
+    while len(gaps) < 4 and time.monotonic() < deadline:
+        for i, page in enumerate(pages):
+            if not page.locator(turn).count():
+                stale.discard(i)
+                continue
+            time.sleep(0.8)  # the smooth scroll
+            if i not in stale and page.locator(turn).count():
+                felt = page.evaluate("document.querySelector('.felt').getBoundingClientRect().height")
+                gap = page.evaluate(
+                    "() => { const c = document.querySelector('.board__mine');"
+                    " const p = document.querySelector('.panel');"
+                    " return p.getBoundingClientRect().top - c.getBoundingClientRect().bottom; }")
+                if felt > PHONE["height"]:  # what the test is about: a table taller than the screen
+                    gaps.append(gap)
+                    if len(gaps) == 1:
+                        screenshot(page, "six-seats-turn-phone")
+            for action in ("check", "call", "fold"):
+                if page.locator(f'.panel [data-action="{action}"]').count() and _try_click(page, f'.panel [data-action="{action}"]'):
+                    break
+    assert len(gaps) >= 2, "no turn came at a table taller than the screen"
+    assert min(gaps) >= -1, f"the bar covered a player's cards by {-min(gaps):.0f} px"
+    for page in pages:
+        page.context.close()
