@@ -158,7 +158,8 @@
   // player's own cards. When the turn comes, scroll down just enough for the bottom of the table
   // (the cards and the bar's own place) to be in sight, and never up: a player who scrolled
   // further down to read something stays there. A table taller than the screen (six seats) lets
-  // its top row go out of sight rather than the player's own cards.
+  // its top row go out of sight rather than the player's own cards; but Patch-Patch, whose hands
+  // lie under three boards that never all fit above the bar, keeps the seats and pot in sight.
   var myTurn = false;
   function bringTheTableIntoView() {
     if (!window.matchMedia || !window.matchMedia("(max-width: 760px)").matches) return;
@@ -166,6 +167,7 @@
     if (!felt) return;
     var r = felt.getBoundingClientRect();
     var by = r.bottom - window.innerHeight + 8;
+    if (felt.classList.contains("family-pp")) by = Math.min(by, r.top - 8);
     if (by > 0) {
       var still = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
       window.scrollBy({ top: by, behavior: still ? "auto" : "smooth" });
