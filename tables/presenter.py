@@ -252,7 +252,7 @@ def present(*, view: dict[str, Any] | None, seats: list[dict[str, Any]], players
             row.folded = p["folded"]
             row.all_in = p["all_in"]
             row.arranged = p.get("arranged", False)
-            # Stud has no button: the bring-in, then the best board, acts first. Only baseball's
+            # Stud has no button: the bring-in, then the best open cards, act first. Only baseball's
             # dealer (who deals the session's hands in turn) is marked at a stud table.
             row.button = p["button"] and (view.get("family") != "stud" or view.get("variant") == "BB")
             row.small_blind = p["small_blind"]

@@ -56,6 +56,15 @@ def state_after(hand: Hand) -> Any:
     return get_variant(hand.table.game).from_json(hand.state)
 
 
+def _hand_page_and_phh(table: Table, user: Any, hand: Hand) -> tuple[str, str]:
+    """A finished hand's page and its PHH download, as a seated player gets them."""
+    client = Client()
+    client.force_login(user)
+    page = client.get(reverse("hand_history", args=[table.id, hand.number])).content.decode()
+    phh = client.get(reverse("hand_history_phh", args=[table.id, hand.number])).content.decode()
+    return page, phh
+
+
 def _chips(table: Table) -> int:
     return sum(int(s.stack) for s in Seat.objects.filter(table=table))
 
@@ -104,11 +113,8 @@ def test_a_newcomer_who_posts_comes_in_on_the_next_hand_that_is_not_their_small_
     assert _chips(table) == before
     # The hand's page tells it, and its PHH file holds it as a third forced bet, negative as
     # PokerKit reads a live post (p1 is left of the button: seats 1, 2, 3), and reads back.
-    client = Client()
-    client.force_login(users[0])
-    page = client.get(reverse("hand_history", args=[table.id, hand.number])).content.decode()
+    page, phh = _hand_page_and_phh(table, users[0], hand)
     assert "posts a big blind 10 to come in" in page
-    phh = client.get(reverse("hand_history_phh", args=[table.id, hand.number])).content.decode()
     assert "blinds_or_straddles = [5, 10, -10, 0]" in phh
     replayed = replay_phh(phh)
     assert replayed.setup.posts == (3,) and list(replayed.stacks) == list(state_after(hand).stacks)
@@ -193,11 +199,8 @@ def test_a_break_that_passed_only_the_small_blind_pays_it_dead_on_return() -> No
     assert not seat.missed_sb
     play_passively(table)
     assert _chips(table) == before
-    client = Client()
-    client.force_login(users[0])
-    page = client.get(reverse("hand_history", args=[table.id, hand.number])).content.decode()
+    page, phh = _hand_page_and_phh(table, users[0], hand)
     assert "dead small blind 5, owed for one missed" in page
-    phh = client.get(reverse("hand_history_phh", args=[table.id, hand.number])).content.decode()
     assert "antes = [0, 0, 0, 5]" in phh  # p1 is seat 3 (left of the button): seat 2 is p4
     assert replay_phh(phh).setup.dead == (2,)
     # Paid once: the next hand deals it in as anyone.
