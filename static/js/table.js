@@ -67,7 +67,27 @@
     markTheTab();
     followTerms();
     fitAddChips();
+    followFreeSeats();
     markChosenSeat();
+  }
+
+  // A full table hides the way to sit and says so; the picture's empty seats bring it back the
+  // moment one opens (no reload), and the "Seat" box offers only the seats still free.
+  function followFreeSeats() {
+    var form = document.querySelector("form[data-needs-free-seat]");
+    if (!form) return;
+    var free = {}, empties = root.querySelectorAll(".seat--empty[data-seat]"), i;
+    for (i = 0; i < empties.length; i++) free[empties[i].getAttribute("data-seat")] = true;
+    form.hidden = empties.length === 0;
+    var note = document.querySelector("[data-table-full]");
+    if (note) note.hidden = empties.length > 0;
+    if (seatChoice) {
+      for (i = 0; i < seatChoice.options.length; i++) {
+        var opt = seatChoice.options[i];
+        if (opt.value) opt.disabled = !free[opt.value];
+      }
+      if (seatChoice.value && !free[seatChoice.value]) seatChoice.value = "";
+    }
   }
 
   // "Check/fold" or "Check" picked before the turn: sent when the turn comes, if it still fits

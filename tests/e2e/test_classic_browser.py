@@ -384,6 +384,32 @@ def test_a_tap_on_an_empty_seat_chooses_where_to_sit(browser: Any, classic_serve
         page.context.close()
 
 
+def test_a_full_table_brings_back_the_sit_form_when_a_seat_opens(browser: Any, classic_server: str, screenshot: Any) -> None:
+    """A watcher at a full two-seat table is told every seat is taken (no sit form); when one of
+    the players leaves, the watcher's page offers the seat without a reload."""
+    tag = uuid.uuid4().hex[:5]
+    a, b = (_sign_up(browser, classic_server, f"{n}{tag}", DESKTOP) for n in ("una", "vic"))
+    watcher = _sign_up(browser, classic_server, f"wes{tag}", PHONE)
+    url = _open_table(a, classic_server, "NT", f"full {tag}", seats=2)
+    _sit_everyone([a, b], url)
+    watcher.goto(url)
+    assert watcher.locator("[data-table-full]").is_visible()
+    assert not watcher.locator("form[data-needs-free-seat]").is_visible()
+    screenshot(watcher, "full-table-phone")
+    with b.expect_navigation():
+        b.click("form.leave button")
+    # The hand ends (the leaver's turns are played at once) and the seat is free: the picture
+    # shows it empty and the form comes back, the note goes.
+    watcher.wait_for_selector("form[data-needs-free-seat]", state="visible", timeout=30_000)
+    assert not watcher.locator("[data-table-full]").is_visible()
+    assert watcher.locator("#table-root .seat--empty[data-seat]").count() == 1
+    with watcher.expect_navigation():
+        watcher.click("form[data-needs-free-seat] button")
+    assert watcher.locator("#table-root .seat--me").count() == 1
+    for page in (a, b, watcher):
+        page.context.close()
+
+
 def test_a_host_changes_the_stakes_and_the_other_page_follows(browser: Any, classic_server: str, screenshot: Any) -> None:
     """A private table's host raises the blinds while a hand is played: the friend's picture says
     what comes next, and when the hand ends the friend's header and Add chips box follow the new

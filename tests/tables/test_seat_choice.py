@@ -50,3 +50,32 @@ def test_the_pictures_empty_seats_carry_their_numbers() -> None:
     table, _first = _table_with_one_player()
     html = selectors.table_snapshot(table_id=table.id, user=None)["html"]
     assert re.findall(r'<li class="seat seat--empty" data-seat="(\d+)">', html) == ["1", "2"]
+
+
+def _sit_form(page: str) -> str:
+    found = re.search(r'<form class="sit"[^>]*>', page)
+    assert found, "the page has a sit form"
+    return found.group(0)
+
+
+def _full_note(page: str) -> str:
+    found = re.search(r"<p[^>]*data-table-full[^>]*>", page)
+    assert found, "the page has the full-table note"
+    return found.group(0)
+
+
+def test_a_full_table_hides_the_sit_form_and_says_a_seat_will_bring_it_back() -> None:
+    table, _first = _table_with_one_player()
+    for name, seat in (("secondsitter", 1), ("thirdsitter", 2)):
+        services.table_take_seat(table_id=table.id, user=make_user(name), buy_in=1000, seat_no=seat)
+    watcher = Client()
+    watcher.force_login(make_user("watcher"))
+    page = watcher.get(reverse("table", args=[table.id])).content.decode()
+    assert " hidden" in _sit_form(page) and "data-needs-free-seat" in _sit_form(page)
+    assert " hidden" not in _full_note(page) and "Every seat is taken" in page
+    # A seat opens: the next page offers it and the note is hidden (the browser does the same
+    # live from the picture's empty seats, tests/e2e/test_classic_browser.py).
+    services.table_leave_seat(table_id=table.id, user=Seat.objects.get(table=table, seat_no=2).user)
+    page = watcher.get(reverse("table", args=[table.id])).content.decode()
+    assert " hidden" not in _sit_form(page)
+    assert " hidden" in _full_note(page)
