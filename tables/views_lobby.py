@@ -221,6 +221,8 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
             return redirect(_table_url(table_id))
     if not _may_watch(request, table_id):
         raise Http404
+    if _htmx_target(request) == HOST_PANEL_TARGET:
+        return _host_panel_response(request, table_id)
     context = selectors.table_context(table_id=table_id, user=request.user)
     if context is None:
         raise Http404
@@ -243,8 +245,6 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
     if hosting.hosts(table=table, user=request.user):
         context["host_panel"] = _host_panel_context(table, viewer_id=request.user.pk)
     template = "table.html#table" if _htmx_target(request) == TABLE_TARGET else "table.html"
-    if _htmx_target(request) == HOST_PANEL_TARGET and context.get("host_panel"):
-        template = "tables/_host_panel.html"
     response = render(request, template, context)
     patch_vary_headers(response, ("HX-Request",))
     return response
@@ -269,6 +269,22 @@ def _club_context(request: HttpRequest, table: Table) -> dict[str, Any]:
     if request.user.is_authenticated:
         info["my_request"] = SeatRequest.objects.filter(table=table, user=request.user, status=SeatRequest.Status.PENDING).first()
     return {"club_table": info}
+
+
+def _host_panel_response(request: HttpRequest, table_id: int) -> HttpResponse:
+    """The host controls' own refresh (HX-Target: host-panel): the panel for a host; for anyone
+    else an empty, hidden slot that keeps asking, so a member named host meanwhile gets the
+    controls without a reload, and one who stopped hosting loses them."""
+    table = Table.objects.filter(id=table_id).first()
+    if table is None:
+        raise Http404
+    if hosting.hosts(table=table, user=request.user):
+        context = {"table": table, "host_panel": _host_panel_context(table, viewer_id=request.user.pk)}
+        response = render(request, "tables/_host_panel.html", context)
+    else:
+        response = render(request, "tables/_host_panel_slot.html", {"table": table})
+    patch_vary_headers(response, ("HX-Request",))
+    return response
 
 
 def _host_panel_context(table: Table, viewer_id: int | None = None) -> dict[str, Any]:

@@ -244,8 +244,8 @@ def test_club_table_page_buy_in_from_club_chips_and_404_for_outsiders() -> None:
     assert _client(p.outsider).get(url + f"?invite={table.invite_code}").status_code in (302, 404)
     assert _client(p.outsider).get(url).status_code == 404  # the table's own link opened nothing
     page = _client(p.member).get(url).content.decode()
-    assert "club table, no rake" in page and 'value="3000"' in page and 'id="host-panel"' not in page
-    assert 'id="host-panel"' in _client(p.host).get(url).content.decode()
+    assert "club table, no rake" in page and 'value="3000"' in page and "Host controls" not in page
+    assert "Host controls" in _client(p.host).get(url).content.decode()
     res = _client(p.member).post(reverse("table_sit", args=[table.id]), {"buy_in": "5000"}, follow=True)
     assert "3,000 club chips" in " ".join(_messages(res))
     _client(p.member).post(reverse("table_sit", args=[table.id]), {"buy_in": "1200"})
@@ -326,3 +326,28 @@ def test_handing_the_club_over_needs_im_sure() -> None:
     _client(p.owner).post(url, {"role": "owner", "sure": "yes"})
     assert Membership.objects.get(club=p.club, user=p.member).role == "owner"
     assert Membership.objects.get(club=p.club, user=p.owner).role == "host"
+
+
+def test_a_member_named_host_gets_the_host_controls_without_a_reload() -> None:
+    """A member's club table page holds a hidden slot where the host controls go; it asks now and
+    then, and the answer is the panel once the owner names them host, the slot again once the
+    role is taken back."""
+    p = club_with_people(chips=3000)
+    table = table_services.table_create(creator=p.host, name="Den", small_blind=5, big_blind=10, club=p.club)
+    url = reverse("table", args=[table.id])
+    member = _client(p.member)
+    page = member.get(url).content.decode()
+    slot = page.split('<section id="host-panel"', 1)[1].split(">", 1)[0]
+    assert " hidden" in slot and 'hx-trigger="every' in slot and "Host controls" not in page
+    refresh = {"HX-Request": "true", "HX-Target": "host-panel"}
+    answer = member.get(url, headers=refresh).content.decode()
+    assert answer.lstrip().startswith('<section id="host-panel" hidden') and "Host controls" not in answer
+    services.club_set_role(club=p.club, by=p.owner, user=p.member, role="host")
+    answer = member.get(url, headers=refresh).content.decode()
+    assert answer.lstrip().startswith('<section id="host-panel" class="hostpanel"') and "Pause after this hand" in answer
+    assert "<html" not in answer  # the panel alone, never the whole page inside it
+    services.club_set_role(club=p.club, by=p.owner, user=p.member, role="member")
+    answer = member.get(url, headers=refresh).content.decode()
+    assert answer.lstrip().startswith('<section id="host-panel" hidden') and "Host controls" not in answer
+    # Someone outside the club gets nothing at all.
+    assert _client(p.outsider).get(url, headers=refresh).status_code == 404

@@ -173,7 +173,7 @@ def test_a_club_night_from_invite_to_leaderboard(browser: Any, club_server: str,
     boris.goto(club_url)
     boris.click("a.tablerow__name:has-text('Kitchen')")
     boris.wait_for_url(table_url)
-    assert boris.locator("#host-panel").count() == 0
+    assert boris.locator("#host-panel.hostpanel").count() == 0  # only the hidden slot
     for page in (owner, boris):
         page.fill("#buy-in", str(BUY_IN))
         with page.expect_navigation():
@@ -222,6 +222,22 @@ def test_a_club_night_from_invite_to_leaderboard(browser: Any, club_server: str,
     boris.fill("[data-chat-form] input[name=text]", "thanks")
     boris.press("[data-chat-form] input[name=text]", "Enter")
     owner.wait_for_selector('.chat__line:has-text("thanks")', timeout=10_000)
+
+    # The owner names Boris a host on the members page: Boris's open table page gets the host
+    # controls without a reload (its hidden slot asks every 15 s), and loses them when the role
+    # is taken back.
+    owner.goto(club_url + "members/")
+    boris_row = owner.locator(f".memberrow[data-member='{boris_name.capitalize()}']")
+    boris_row.locator("summary").click()
+    with owner.expect_navigation():
+        boris_row.locator("button:has-text('Make host')").click()
+    boris.wait_for_selector("#host-panel.hostpanel button:has-text('Resume')", timeout=30_000)
+    assert boris.url == table_url
+    boris_row = owner.locator(f".memberrow[data-member='{boris_name.capitalize()}']")
+    boris_row.locator("summary").click()
+    with owner.expect_navigation():
+        boris_row.locator("button:has-text('No longer host')").click()
+    boris.wait_for_selector("#host-panel.hostpanel", state="detached", timeout=30_000)
 
     # The session page and the leaderboard show the same nets.
     boris.goto(session_url)
