@@ -50,14 +50,50 @@ def _htmx_target(request: HttpRequest) -> str | None:
     return htmx.target if htmx else None
 
 
+class LobbyFilter(forms.Form):
+    """What the public list shows: one game, one rung of the stakes ladder, only tables with a
+    free seat. Anything it cannot read is said under the form and the list stays whole."""
+
+    game = forms.ChoiceField(label=gettext_lazy("Game"), required=False, choices=())
+    stakes = forms.ChoiceField(
+        label=gettext_lazy("Stakes"), required=False,
+        choices=[("", gettext_lazy("All stakes"))] + [(f"{sb}-{bb}", f"{sb}/{bb}") for sb, bb in STAKES_LADDER],
+    )
+    free = forms.BooleanField(label=gettext_lazy("With a free seat"), required=False)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["game"].choices = [("", _("All games")), *selectors.live_games()]
+
+    def keep(self, tables: list[Any]) -> list[Any]:
+        if not self.is_valid():
+            return tables
+        game, stakes, free = self.cleaned_data["game"], self.cleaned_data["stakes"], self.cleaned_data["free"]
+        if game:
+            tables = [t for t in tables if t.game == game]
+        if stakes:
+            sb, bb = (int(x) for x in stakes.split("-"))
+            # Baseball plays for units, not blinds: it is on no rung.
+            tables = [t for t in tables if t.game != "BB" and (t.small_blind, t.big_blind) == (sb, bb)]
+        if free:
+            tables = [t for t in tables if t.taken < t.max_seats]
+        return tables
+
+
 def lobby(request: HttpRequest) -> HttpResponse:
-    """The lobby page; the htmx refresh of the list (``HX-Target: lobby-list``) gets only the list."""
+    """The lobby page; the htmx refresh of the list (``HX-Target: lobby-list``) gets only the list.
+    The filter's choices travel in the address, so a refresh, a reload or a shared link keeps them."""
     names = selectors.GAME_NAMES
-    tables = selectors.lobby_tables()
+    everything = selectors.lobby_tables()
+    asked = {k: v[:40] for k, v in request.GET.items() if k in LobbyFilter.base_fields and v}
+    lobby_filter = LobbyFilter(asked or None)
+    tables = lobby_filter.keep(everything) if asked else everything
     mine = selectors.private_tables_for(user=request.user)
     for t in [*tables, *mine]:
         t.game_name = names.get(t.game, t.game)
-    context = {"tables": tables, "my_private": mine}
+    context = {"tables": tables, "my_private": mine, "lobby_filter": lobby_filter,
+               "filtered": len(tables) != len(everything), "public_count": len(everything),
+               "filter_query": urlencode(asked)}
     partial = _htmx_target(request) == LOBBY_LIST_TARGET
     template = "lobby.html#lobby-list" if partial else "lobby.html"
     response = render(request, template, context)

@@ -410,6 +410,32 @@ def test_a_full_table_brings_back_the_sit_form_when_a_seat_opens(browser: Any, c
         page.context.close()
 
 
+def test_the_lobby_filters_its_tables_in_place(browser: Any, classic_server: str, screenshot: Any) -> None:
+    """Choosing a game in the lobby narrows the list without a reload and puts the choice in the
+    address; the list's own refresh keeps it, and a reload of that address shows the same."""
+    tag = uuid.uuid4().hex[:5]
+    page = _sign_up(browser, classic_server, f"lou{tag}", PHONE)
+    _open_table(page, classic_server, "NT", f"Hold {tag}", seats=3)
+    _open_table(page, classic_server, "PP", f"Patch {tag}", seats=3)
+    page.goto(classic_server + "/lobby/")
+    names = page.locator("#lobby-list .tablerow__name")
+    assert {f"Hold {tag}", f"Patch {tag}"} <= set(names.all_inner_texts())
+    page.evaluate("window.__sameDocument = true")  # gone if the page were loaded again
+    page.select_option(".lobbyfilter select[name=game]", "NT")
+    page.wait_for_url(re.compile(r".*/lobby/\?game=NT(&|$)"))
+    page.wait_for_function("t => ![...document.querySelectorAll('#lobby-list .tablerow__name')]"
+                           ".some(a => a.textContent === 'Patch ' + t)", arg=tag)
+    shown = set(names.all_inner_texts())
+    assert f"Hold {tag}" in shown and not any(n.startswith("Patch ") for n in shown)
+    assert page.evaluate("window.__sameDocument === true")
+    assert page.locator("#lobby-list").get_attribute("hx-get") == "/lobby/?game=NT"
+    screenshot(page, "lobby-filtered-phone")
+    page.reload()
+    assert page.locator(".lobbyfilter select[name=game]").input_value() == "NT"
+    assert f"Patch {tag}" not in names.all_inner_texts() and f"Hold {tag}" in names.all_inner_texts()
+    page.context.close()
+
+
 def test_a_host_changes_the_stakes_and_the_other_page_follows(browser: Any, classic_server: str, screenshot: Any) -> None:
     """A private table's host raises the blinds while a hand is played: the friend's picture says
     what comes next, and when the hand ends the friend's header and Add chips box follow the new

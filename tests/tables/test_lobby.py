@@ -95,6 +95,39 @@ def test_lobby_htmx_refresh_gets_only_the_list(client) -> None:
     assert "<html" in full and "lobby.js" in full
 
 
+def _listed(body: str) -> list[str]:
+    import re
+
+    return re.findall(r'class="tablerow__name" href="[^"]+">([^<]+)</a>', body)
+
+
+def test_lobby_filters_by_game_stakes_and_a_free_seat(client) -> None:
+    _table(name="Hold 5-10", game="NT")
+    _table(name="Hold 25-50", game="NT", small_blind=25, big_blind=50)
+    _table(name="Patch 5-10", game="PP")
+    full = _table(name="Patch full", game="PP", max_seats=2)
+    for name in ("fillone", "filltwo"):
+        services.table_take_seat(table_id=full.id, user=_user(name), buy_in=500)
+    _table(name="Baseball", game="BB", small_blind=0, big_blind=0)
+    lobby = reverse("lobby")
+    assert _listed(client.get(lobby).content.decode()) == ["Baseball", "Hold 5-10", "Patch 5-10", "Patch full", "Hold 25-50"]
+    assert _listed(client.get(lobby, {"game": "NT"}).content.decode()) == ["Hold 5-10", "Hold 25-50"]
+    # Baseball plays for units: it is on no rung of the ladder.
+    assert _listed(client.get(lobby, {"stakes": "5-10"}).content.decode()) == ["Hold 5-10", "Patch 5-10", "Patch full"]
+    body = client.get(lobby, {"game": "PP", "free": "on"}).content.decode()
+    assert _listed(body) == ["Patch 5-10"] and "1 of 5" in body
+    body = client.get(lobby, {"game": "PP", "stakes": "25-50"}).content.decode()
+    assert _listed(body) == [] and "No public table fits this choice." in body
+    # The list's own refresh keeps the choice (it asks with the same address).
+    body = client.get(lobby, {"game": "NT"}, HTTP_HX_REQUEST="true", HTTP_HX_TARGET="lobby-list").content.decode()
+    assert body.lstrip().startswith('<div id="lobby-list"') and 'hx-get="/lobby/?game=NT"' in body
+    assert _listed(body) == ["Hold 5-10", "Hold 25-50"]
+    # What the filter cannot read is said, and the list stays whole.
+    for bad in ({"game": "XX"}, {"stakes": "1-2"}, {"stakes": "5-10", "game": "<script>"}):
+        body = client.get(lobby, bad).content.decode()
+        assert "could not be read" in body and len(_listed(body)) == 5 and "<script>" not in body
+
+
 # ---------------------------------------------------------------------------------------------
 # New table
 
