@@ -227,26 +227,29 @@ def _cards_in_history(actions: Any) -> set[Card]:
 
 
 def _configure_verify(p: Any) -> None:
-    p.add_argument("file", help="a .phh hand history downloaded from the site")
+    p.add_argument("file", help="a .phh hand history downloaded from the site, or a .phhs file of several hands")
 
 
 def _run_verify(args: Any) -> int:
+    """One JSON line per hand; exit status 1 when any hand fails its check."""
     import json
 
     from rules_engine.cli import UsageError
     from rules_engine.errors import RulesError
+    from rules_engine.notation import read_history_file
 
-    try:
-        with open(args.file, encoding="utf-8") as fh:
-            text = fh.read()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise UsageError(f"cannot read {args.file}: {exc}") from None
-    try:
-        result = verify_phh(text)
-    except RulesError as exc:
-        raise UsageError(f"{args.file}: {exc}") from None
-    print(json.dumps(result.to_json(), ensure_ascii=False))
-    return 0 if result.ok else 1
+    results = []
+    for name, text in read_history_file(args.file):
+        where = args.file if name is None else f"{args.file}, hand [{name}]"
+        try:
+            result = verify_phh(text)
+        except RulesError as exc:
+            raise UsageError(f"{where}: {exc}") from None
+        results.append((name, result))
+    for name, result in results:
+        line = result.to_json() if name is None else {"hand": name, **result.to_json()}
+        print(json.dumps(line, ensure_ascii=False))
+    return 0 if all(result.ok for _name, result in results) else 1
 
 
 def _register_cli() -> None:

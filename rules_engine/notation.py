@@ -37,8 +37,9 @@ True
 from __future__ import annotations
 
 import json
+import re
 import tomllib
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, cast
@@ -1703,6 +1704,44 @@ def to_phh(
     return notation.write(state, hide_unshown=hide_unshown, viewer=viewer, extra=fields or {})
 
 
+# -- several hands in one file (.phhs) -----------------------------------------------------------
+
+_SECTION = re.compile(r"^(\[\[?)\s*([^\]]+?)\s*(\]\]?)\s*$")
+
+
+def join_phhs(hands: Iterable[tuple[int, str]]) -> Iterator[str]:
+    """Several hands as one PHH file (``.phhs``): each hand's fields under a table named by its
+    number (``[1]``, ``[2]``, ... as PokerKit's ``HandHistory.dumps_all`` writes them; a table's
+    own hand numbers here). Yields the file a hand at a time."""
+    first = True
+    for number, text in hands:
+        lines = []
+        for line in text.splitlines():
+            # A table of its own inside a hand (none of ours writes one) moves under the hand's.
+            m = _SECTION.match(line) if line.startswith("[") else None
+            lines.append(f"{m.group(1)}{number}.{m.group(2)}{m.group(3)}" if m else line)
+        yield ("" if first else "\n") + f"[{number}]\n" + "\n".join(lines) + "\n"
+        first = False
+
+
+def split_phhs(text: str) -> list[tuple[str, str]] | None:
+    """The hands of a ``.phhs`` file as ``(name, PHH text)``, in the file's order; ``None`` when
+    the text is a single hand's history (it has its fields at the top). Raises
+    :class:`HistoryError` for text that is not TOML, or a file of hands with something else in it."""
+    try:
+        fields = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise HistoryError(f"the history is not valid TOML: {exc}") from None
+    if "variant" in fields or "actions" in fields or not fields:
+        return None
+    hands = []
+    for name, value in fields.items():
+        if not isinstance(value, dict):
+            raise HistoryError(f"{name!r} is neither a hand (a table such as [1]) nor a field of one")
+        hands.append((name, _dump_toml(value)))
+    return hands
+
+
 def replay_summary(text: str, *, verbose: bool = False) -> dict[str, Any]:
     """What ``python -m rules_engine replay`` prints: finishing stacks (and with ``verbose`` the
     pots, rake and per-board winners), players in PHH order, boards numbered from 1."""
@@ -1714,23 +1753,46 @@ def replay_summary(text: str, *, verbose: bool = False) -> dict[str, Any]:
 
 
 def _configure_replay(p: argparse.ArgumentParser) -> None:
-    p.add_argument("file", help="a .phh hand history")
+    p.add_argument("file", help="a .phh hand history, or a .phhs file of several hands")
     p.add_argument("--verbose", action="store_true", help="also print pots and board winners")
 
 
-def _run_replay(args: argparse.Namespace) -> int:
+def read_history_file(path: str) -> list[tuple[str | None, str]]:
+    """A history file's hands as ``(name, text)``: one nameless hand for a ``.phh``, each
+    numbered hand of a ``.phhs``. A file that cannot be read is a ``UsageError``."""
     from rules_engine.cli import UsageError
 
     try:
-        with open(args.file, encoding="utf-8") as fh:
+        with open(path, encoding="utf-8") as fh:
             text = fh.read()
     except (OSError, UnicodeDecodeError) as exc:
-        raise UsageError(f"cannot read {args.file}: {exc}") from None
+        raise UsageError(f"cannot read {path}: {exc}") from None
     try:
-        summary = replay_summary(text, verbose=args.verbose)
+        hands = split_phhs(text)
     except RulesError as exc:
-        raise UsageError(f"{args.file}: {exc}") from None
-    print(json.dumps(summary, ensure_ascii=False))
+        raise UsageError(f"{path}: {exc}") from None
+    if hands is None:
+        return [(None, text)]
+    if not hands:
+        raise UsageError(f"{path}: the file holds no hand")
+    return list(hands)
+
+
+def _run_replay(args: argparse.Namespace) -> int:
+    """One JSON line per hand (a ``.phhs`` file's lines name their hand); the whole file is
+    read and replayed before anything is printed, so a bad hand prints nothing but the error."""
+    from rules_engine.cli import UsageError
+
+    lines = []
+    for name, text in read_history_file(args.file):
+        where = args.file if name is None else f"{args.file}, hand [{name}]"
+        try:
+            summary = replay_summary(text, verbose=args.verbose)
+        except RulesError as exc:
+            raise UsageError(f"{where}: {exc}") from None
+        lines.append(summary if name is None else {"hand": name, **summary})
+    for line in lines:
+        print(json.dumps(line, ensure_ascii=False))
     return 0
 
 

@@ -404,7 +404,7 @@ def _history_html(reads: dict[str, Any]) -> str:
     cache = reads["recent_html"]
     html = cache.get(language)
     if html is None:
-        html = cache[language] = render_to_string("table.html#history", {"recent_hands": reads["recent"]})
+        html = cache[language] = render_to_string("table.html#history", {"recent_hands": reads["recent"], "table": reads["table"]})
     return html
 
 

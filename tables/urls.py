@@ -26,4 +26,5 @@ urlpatterns = [
     path("tables/<int:table_id>/new-session/", views_baseball.table_new_session, name="table_new_session"),
     path("tables/<int:table_id>/hands/<int:number>/", views_hands.hand_history, name="hand_history"),
     path("tables/<int:table_id>/hands/<int:number>.phh", views_hands.hand_history_phh, name="hand_history_phh"),
+    path("tables/<int:table_id>/hands.phhs", views_hands.table_hands_phhs, name="table_hands_phhs"),
 ]

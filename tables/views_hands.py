@@ -1,4 +1,4 @@
-"""Finished hands at a table: a page per hand and its PHH download."""
+"""Finished hands at a table: a page per hand, its PHH download, and all of them in one file."""
 
 from __future__ import annotations
 
@@ -44,4 +44,19 @@ def hand_history_phh(request: HttpRequest, table_id: int, number: int) -> HttpRe
     text = selectors.hand_history_text(hand=hand, user=request.user)
     response = HttpResponse(text, content_type="application/toml; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="table{table_id}-hand{number}.phh"'
+    return response
+
+
+def table_hands_phhs(request: HttpRequest, table_id: int) -> HttpResponse:
+    """Every finished hand of the table as one ``.phhs`` file, each hand as this viewer may see
+    it (the same text as its own PHH download), under a table named by its number."""
+    from rules_engine.notation import join_phhs
+
+    invited = request.session.get("invited_tables", [])
+    if not selectors.can_watch(table_id=table_id, user=request.user, invited_tables=invited):
+        raise Http404
+    hands = Hand.objects.filter(table_id=table_id, ended__isnull=False).select_related("table").order_by("number")
+    text = "".join(join_phhs((h.number, selectors.hand_history_text(hand=h, user=request.user)) for h in hands.iterator()))
+    response = HttpResponse(text, content_type="application/toml; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="table{table_id}-hands.phhs"'
     return response

@@ -47,6 +47,16 @@ class HistoryForm(forms.Form):
 def check_history(text: str) -> dict[str, Any]:
     """Replay ``text``; return what the page shows, or ``{"error": ...}``."""
     try:
+        several = notation.split_phhs(text)
+    except RulesError:
+        several = None  # not TOML: the replay below says where
+    if several is not None:
+        return {"error": _(
+            "This is a file of several hand histories (a .phhs file, such as a table's whole night; "
+            "hands in it: %(n)s). This page checks one hand: paste one hand's history (each hand has "
+            "its own PHH download), or check them all at once with: python -m rules_engine verify FILE.phhs"
+        ) % {"n": len(several)}}
+    try:
         summary = notation.replay_summary(text, verbose=True)
         parsed = notation.parse_phh(text)
     except RulesError as exc:

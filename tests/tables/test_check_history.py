@@ -78,3 +78,14 @@ def test_hostile_histories_get_clear_errors_never_a_crash(client: Client) -> Non
     res = client.post("/hands/check/", {"file": binary})
     assert res.status_code == 400 and "UTF-8" in res.content.decode()
     assert client.post("/hands/check/", {}).status_code == 400
+
+
+def test_a_file_of_several_hands_is_sent_to_the_command_line(client: Client) -> None:
+    from rules_engine.notation import join_phhs
+
+    text = _history()
+    several = "".join(join_phhs([(1, text), (2, text)]))
+    res = client.post("/hands/check/", {"text": several})
+    body = res.content.decode()
+    assert res.status_code == 400 and "hands in it: 2" in body and "python -m rules_engine verify FILE.phhs" in body
+    assert "The deck commitment holds" not in body

@@ -1,0 +1,84 @@
+"""Every finished hand at a table in one ``.phhs`` file: each hand as the viewer may see it (the
+same text as that hand's own PHH download), hands by their numbers, for those who may watch."""
+
+from __future__ import annotations
+
+import datetime as dt
+import tomllib
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+from django.utils import timezone
+
+from rules_engine import notation
+from tables.models import Hand
+from tables import services
+from tests.tables.helpers import current_state, make_user, play_passively, seated_table, user_for_index
+
+pytestmark = pytest.mark.django_db
+
+
+def _client(user=None) -> Client:
+    c = Client()
+    if user is not None:
+        c.force_login(user)
+    return c
+
+
+def _play_hands(table, n: int) -> None:
+    """Play ``n`` hands, letting the pauses between them run out (the timers' job)."""
+    for k in range(n):
+        # The first to act folds (their cards stay hidden from everyone else); the rest check
+        # or call to a showdown.
+        table.refresh_from_db()
+        hand, state = current_state(table)
+        idx = state.actors()[0]
+        services.table_act(table_id=table.id, user=user_for_index(hand, idx),
+                           message={"action": "fold", "version": table.version})
+        play_passively(table)
+        if k + 1 < n:
+            for _ in range(5):
+                if Hand.objects.filter(table=table, ended__isnull=True).exists():
+                    break
+                services.table_expire(table_id=table.id, now=timezone.now() + dt.timedelta(seconds=60))
+
+
+def test_the_file_holds_every_finished_hand_as_the_viewer_sees_it() -> None:
+    table, users = seated_table(n=3, game="NT")
+    _play_hands(table, 3)
+    finished = list(Hand.objects.filter(table=table, ended__isnull=False).order_by("number"))
+    assert len(finished) >= 3
+    url = reverse("table_hands_phhs", args=[table.id])
+    for viewer in (None, users[0]):
+        res = _client(viewer).get(url)
+        assert res.status_code == 200 and res["Content-Disposition"] == f'attachment; filename="table{table.id}-hands.phhs"'
+        hands = notation.split_phhs(res.content.decode())
+        assert hands is not None and [name for name, _ in hands] == [str(h.number) for h in finished]
+        for hand, (_name, text) in zip(finished, hands, strict=True):
+            single = _client(viewer).get(reverse("hand_history_phh", args=[table.id, hand.number])).content.decode()
+            assert tomllib.loads(text) == tomllib.loads(single)
+    # A watcher sees no hole card the showdown did not show; the player sees their own.
+    spectator = notation.split_phhs(_client().get(url).content.decode())
+    player = notation.split_phhs(_client(users[0]).get(url).content.decode())
+    assert spectator is not None and player is not None
+    assert any("????" in text for _n, text in spectator)
+    assert sum(text.count("??") for _n, text in player) < sum(text.count("??") for _n, text in spectator)
+    # The table page links to it once a hand is over.
+    assert f'href="{url}"' in _client(users[1]).get(reverse("table", args=[table.id])).content.decode()
+
+
+def test_a_private_table_file_is_only_for_those_who_may_watch() -> None:
+    table, users = seated_table(n=2, game="NT", is_public=False)
+    play_passively(table)
+    url = reverse("table_hands_phhs", args=[table.id])
+    assert _client(make_user("stranger")).get(url).status_code == 404
+    assert _client().get(url).status_code == 404
+    assert _client(users[0]).get(url).status_code == 200
+
+
+def test_a_table_without_finished_hands_gives_an_empty_file() -> None:
+    table, _users = seated_table(n=2, game="NT")
+    res = _client().get(reverse("table_hands_phhs", args=[table.id]))
+    assert res.status_code == 200 and res.content == b""
+    assert _client().get(reverse("table_hands_phhs", args=[999999])).status_code == 404
