@@ -10,6 +10,8 @@ from rules_engine import fairness
 from tables import selectors
 from tables.models import Hand
 
+MAX_HANDS_IN_FILE = 1000
+
 
 def _finished_hand(request: HttpRequest, table_id: int, number: int) -> Hand:
     invited = request.session.get("invited_tables", [])
@@ -55,8 +57,12 @@ def table_hands_phhs(request: HttpRequest, table_id: int) -> HttpResponse:
     invited = request.session.get("invited_tables", [])
     if not selectors.can_watch(table_id=table_id, user=request.user, invited_tables=invited):
         raise Http404
-    hands = Hand.objects.filter(table_id=table_id, ended__isnull=False).select_related("table").order_by("number")
-    text = "".join(join_phhs((h.number, selectors.hand_history_text(hand=h, user=request.user)) for h in hands.iterator()))
+    # The last MAX_HANDS_IN_FILE hands (about 10 ms each to write): a home game's night is a few
+    # hundred; each older hand keeps its own page and PHH download.
+    newest = list(Hand.objects.filter(table_id=table_id, ended__isnull=False).select_related("table")
+                  .order_by("-number")[:MAX_HANDS_IN_FILE])
+    newest.reverse()
+    text = "".join(join_phhs((h.number, selectors.hand_history_text(hand=h, user=request.user)) for h in newest))
     response = HttpResponse(text, content_type="application/toml; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="table{table_id}-hands.phhs"'
     return response

@@ -82,3 +82,14 @@ def test_a_table_without_finished_hands_gives_an_empty_file() -> None:
     res = _client().get(reverse("table_hands_phhs", args=[table.id]))
     assert res.status_code == 200 and res.content == b""
     assert _client().get(reverse("table_hands_phhs", args=[999999])).status_code == 404
+
+
+def test_the_file_keeps_the_newest_hands_when_there_are_very_many(monkeypatch: pytest.MonkeyPatch) -> None:
+    from tables import views_hands
+
+    table, _users = seated_table(n=3, game="NT")
+    _play_hands(table, 3)
+    monkeypatch.setattr(views_hands, "MAX_HANDS_IN_FILE", 2)
+    hands = notation.split_phhs(_client().get(reverse("table_hands_phhs", args=[table.id])).content.decode())
+    numbers = [h.number for h in Hand.objects.filter(table=table, ended__isnull=False).order_by("number")]
+    assert hands is not None and [name for name, _ in hands] == [str(n) for n in numbers[-2:]]
