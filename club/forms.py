@@ -15,6 +15,15 @@ from django.utils.translation import ngettext
 from club import throttle
 
 
+def clean_name(value: str) -> str:
+    """A display name on one line: runs of spaces, tabs and line breaks become one space, and
+    characters that print nothing (controls, direction overrides) are refused."""
+    name = " ".join(value.split())
+    if not name or any(not ch.isprintable() for ch in name):
+        raise ValidationError(_("A name is letters, digits and the like, on one line."))
+    return name
+
+
 class SignupForm(UserCreationForm):
     display_name = forms.CharField(
         label=_("Display name"),
@@ -29,6 +38,21 @@ class SignupForm(UserCreationForm):
         super().__init__(*args, **kwargs)
         self.fields["username"].widget.attrs["autocomplete"] = "username"
         self.order_fields(self.field_order)
+
+    def clean_display_name(self) -> str:
+        return clean_name(self.cleaned_data["display_name"])
+
+
+class DisplayNameForm(forms.Form):
+    display_name = forms.CharField(
+        label=_("Display name"),
+        max_length=40,
+        help_text=_("The name other players see at the tables."),
+        widget=forms.TextInput(attrs={"autocomplete": "nickname"}),
+    )
+
+    def clean_display_name(self) -> str:
+        return clean_name(self.cleaned_data["display_name"])
 
 
 def client_ip(request: HttpRequest | None) -> str:

@@ -56,6 +56,17 @@ def profile_ensure(*, user: AbstractBaseUser, display_name: str = "") -> Profile
         return profile
 
 
+def profile_rename(*, user: AbstractBaseUser, display_name: str) -> Profile:
+    """The name other players see; the tables and pages show it from their next picture on."""
+    name = " ".join(str(display_name).split())[:40]
+    if not name:
+        raise ValueError("a display name cannot be empty")
+    profile = profile_ensure(user=user)
+    Profile.objects.filter(pk=profile.pk).update(display_name=name)
+    profile.display_name = name
+    return profile
+
+
 def _bankroll_change(
     *, profile: Profile, amount: int, kind: str, note: str = "",
     table_id: int | None = None, hand_id: int | None = None,

@@ -9,6 +9,8 @@ urlpatterns = [
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("accounts/me/", views.profile, name="profile"),
     path("accounts/me/top-up/", views.top_up, name="top_up"),
+    path("accounts/me/name/", views.rename, name="rename"),
+    path("accounts/me/password/", views.password_change, name="password_change"),
     # Clubs (issue #5)
     path("clubs/", views_clubs.my_clubs, name="my_clubs"),
     path("clubs/new/", views_clubs.club_new, name="club_new"),

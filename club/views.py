@@ -6,7 +6,8 @@ Views only translate: parse a form, call one service, render or redirect.
 from __future__ import annotations
 
 from django.contrib import messages
-from django.contrib.auth import login
+from django.contrib.auth import login, update_session_auth_hash
+from django.contrib.auth.forms import PasswordChangeForm
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.db import transaction
@@ -19,7 +20,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from club import selectors, services
-from club.forms import SignupForm, ThrottledAuthenticationForm
+from club.forms import DisplayNameForm, SignupForm, ThrottledAuthenticationForm
 from club.models import LedgerEntry
 
 STATEMENT_ROWS = 100
@@ -93,6 +94,44 @@ def profile(request: HttpRequest) -> HttpResponse:
             "at_tables": selectors.site_chips_at_tables(user_id=profile.user_id),
         },
     )
+
+
+@login_required
+def rename(request: HttpRequest) -> HttpResponse:
+    """Change the name other players see (a GET shows the form; the profile page has it too)."""
+    profile = services.profile_ensure(user=request.user)
+    if request.method == "POST":
+        form = DisplayNameForm(request.POST)
+        if form.is_valid():
+            profile = services.profile_rename(user=request.user, display_name=form.cleaned_data["display_name"])
+            messages.success(request, _("Your name at the tables is now %(name)s.") % {"name": profile.display_name})
+            return redirect("profile")
+        status = 400
+    else:
+        form = DisplayNameForm(initial={"display_name": profile.display_name})
+        status = 200
+    return render(request, "club/account_form.html",
+                  {"form": form, "title": _("Your name at the tables"), "action": "rename"}, status=status)
+
+
+@login_required
+def password_change(request: HttpRequest) -> HttpResponse:
+    """Change the password, with the old one; the player stays logged in on this device."""
+    if request.method == "POST":
+        form = PasswordChangeForm(request.user, request.POST)
+        if form.is_valid():
+            user = form.save()
+            update_session_auth_hash(request, user)
+            messages.success(request, _("Your password is changed."))
+            return redirect("profile")
+        status = 400
+    else:
+        form = PasswordChangeForm(request.user)
+        status = 200
+    for name, auto in (("old_password", "current-password"), ("new_password1", "new-password"), ("new_password2", "new-password")):
+        form.fields[name].widget.attrs["autocomplete"] = auto
+    return render(request, "club/account_form.html",
+                  {"form": form, "title": _("Change your password"), "action": "password_change"}, status=status)
 
 
 @require_POST

@@ -78,6 +78,7 @@ def test_signup_gives_starting_chips_and_a_grant_entry(client) -> None:
         ({"username": ""}, "username"),
         ({"username": "bad name!"}, "username"),
         ({"display_name": "x" * 41}, "display_name"),
+        ({"display_name": "flip\u202eemanym"}, "display_name"),
     ],
 )
 def test_signup_validation_errors(client, overrides, field) -> None:
@@ -275,3 +276,65 @@ def test_top_up_once_a_day(client) -> None:
 def test_top_up_is_post_only(client) -> None:
     client.force_login(_user())
     assert client.get(reverse("top_up")).status_code == 405
+
+
+# ---------------------------------------------------------------------------------------------
+# Name and password
+
+
+def test_a_player_changes_the_name_the_tables_show(client) -> None:
+    from tables import selectors as table_selectors
+    from tables import services as table_services
+
+    user = _user()
+    client.force_login(user)
+    assert reverse("rename") in client.get(reverse("profile")).content.decode()
+    page = client.get(reverse("rename")).content.decode()
+    assert 'value="erez"' in page and 'autocomplete="nickname"' in page
+    table = table_services.table_create(creator=None, name="Names", small_blind=5, big_blind=10, max_seats=3, is_public=True)
+    table_services.table_take_seat(table_id=table.id, user=user, buy_in=500)
+    res = client.post(reverse("rename"), {"display_name": "  Erez   the\tBold "}, follow=True)
+    assert "Your name at the tables is now Erez the Bold." in res.content.decode()
+    assert Profile.objects.get(user=user).display_name == "Erez the Bold"
+    assert "Erez the Bold" in table_selectors.table_snapshot(table_id=table.id, user=None)["html"]
+
+
+@pytest.mark.parametrize("name", ["", "   ", "x" * 41, "flip\u202eemanym", "bell\x07"])
+def test_a_bad_name_is_refused_and_changes_nothing(client, name: str) -> None:
+    user = _user()
+    client.force_login(user)
+    res = client.post(reverse("rename"), {"display_name": name})
+    assert res.status_code == 400 and 'class="errorlist' in res.content.decode()
+    assert Profile.objects.get(user=user).display_name == "erez"
+
+
+def test_renaming_and_the_password_page_need_a_login(client) -> None:
+    for name in ("rename", "password_change"):
+        res = client.get(reverse(name))
+        assert res.status_code == 302 and reverse("login") in res["Location"]
+    assert client.post(reverse("rename"), {"display_name": "Sneaky"}).status_code == 302
+    assert not Profile.objects.filter(display_name="Sneaky").exists()
+
+
+def test_a_player_changes_their_password_and_stays_logged_in(client) -> None:
+    user = _user()
+    assert _login(client, "erez", GOOD_PASSWORD).status_code == 302
+    page = client.get(reverse("password_change")).content.decode()
+    assert 'autocomplete="current-password"' in page and 'autocomplete="new-password"' in page
+    new = "tens-full-of-aces-9"
+    # The old password must be right, and the new one typed twice alike and strong enough.
+    for bad in ({"old_password": "nope-nope-nope", "new_password1": new, "new_password2": new},
+                {"old_password": GOOD_PASSWORD, "new_password1": new, "new_password2": new + "x"},
+                {"old_password": GOOD_PASSWORD, "new_password1": "123", "new_password2": "123"}):
+        assert client.post(reverse("password_change"), bad).status_code == 400
+        user.refresh_from_db()
+        assert user.check_password(GOOD_PASSWORD)
+    res = client.post(reverse("password_change"),
+                      {"old_password": GOOD_PASSWORD, "new_password1": new, "new_password2": new}, follow=True)
+    assert "Your password is changed." in res.content.decode()
+    assert _logged_in(client)  # this device stays logged in
+    user.refresh_from_db()
+    assert user.check_password(new) and not user.check_password(GOOD_PASSWORD)
+    client.post(reverse("logout"))
+    assert _login(client, "erez", GOOD_PASSWORD).status_code == 200  # the old one is refused
+    assert _login(client, "erez", new).status_code == 302
