@@ -12,4 +12,15 @@
     if (next) next.value = window.location.pathname + window.location.search;
     select.form.submit();
   });
+
+  // The reader's time zone, for the server to write times in (club/middleware.py): the cookie
+  // is set once (and again if the zone changes, say after a trip), and counts from the next page.
+  try {
+    var zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+    var had = (document.cookie.match(/(?:^|;\s*)tz=([^;]*)/) || [])[1];
+    // Zone names are letters, digits, "_", "-", "+" and "/": safe in a cookie as they are.
+    if (zone && /^[A-Za-z0-9_+\-\/]+$/.test(zone) && had !== zone) {
+      document.cookie = "tz=" + zone + "; path=/; max-age=31536000; SameSite=Lax";
+    }
+  } catch (e) { /* no Intl: times stay in UTC */ }
 })();

@@ -338,3 +338,36 @@ def test_a_player_changes_their_password_and_stays_logged_in(client) -> None:
     client.post(reverse("logout"))
     assert _login(client, "erez", GOOD_PASSWORD).status_code == 200  # the old one is refused
     assert _login(client, "erez", new).status_code == 302
+
+
+# ---------------------------------------------------------------------------------------------
+# Times in the reader's time zone
+
+
+def test_times_are_written_in_the_zone_the_browser_names(client) -> None:
+    import re
+
+    from django.utils import timezone
+
+    user = _user()
+    client.force_login(user)
+    entry = LedgerEntry.objects.filter(user=user).first()
+    assert entry is not None
+    LedgerEntry.objects.filter(pk=entry.pk).update(created=dt.datetime(2026, 7, 1, 22, 30, tzinfo=dt.UTC))
+
+    def shown() -> str:
+        page = client.get(reverse("profile")).content.decode()
+        return re.search(r'<time datetime="([^"]+)">', page).group(1)
+
+    assert shown().startswith("2026-07-01T22:30:00+00:00")  # no cookie: UTC
+    client.cookies["tz"] = "Asia/Jerusalem"  # UTC+3 in July
+    assert shown().startswith("2026-07-02T01:30:00+03:00")
+    client.cookies["tz"] = "Europe%2FMoscow"  # as a script that encodes it would write it
+    assert shown().startswith("2026-07-02T01:30:00+03:00")
+    client.cookies["tz"] = "America/New_York"
+    assert shown().startswith("2026-07-01T18:30:00-04:00")
+    for bad in ("Mars/Olympus", "../../etc/passwd", "UTC; drop", "x" * 300, ""):
+        client.cookies["tz"] = bad
+        assert shown().startswith("2026-07-01T22:30:00+00:00")
+    # The zone is the request's only: nothing is left active after it.
+    assert timezone.get_current_timezone_name() == "UTC"

@@ -436,6 +436,33 @@ def test_the_lobby_filters_its_tables_in_place(browser: Any, classic_server: str
     page.context.close()
 
 
+def test_times_are_shown_in_the_browsers_time_zone(browser: Any, classic_server: str) -> None:
+    """A browser in Jerusalem gets the statement's times in Jerusalem's time (the page's script
+    names the zone to the server in a cookie), and a change of name shows at once."""
+    from tests.e2e.test_table_browser import PASSWORD
+
+    tag = uuid.uuid4().hex[:5]
+    ctx = browser.new_context(viewport=PHONE, timezone_id="Asia/Jerusalem")
+    page = ctx.new_page()
+    page.goto(classic_server + "/accounts/signup/")
+    page.fill("input[name=username]", f"tz{tag}")
+    page.fill("input[name=display_name]", f"Tz{tag}")
+    page.fill("input[name=password1]", PASSWORD)
+    page.fill("input[name=password2]", PASSWORD)
+    page.click("main form button[type=submit]")
+    page.wait_for_load_state()
+    assert any(c["name"] == "tz" and c["value"] == "Asia/Jerusalem" for c in ctx.cookies())
+    page.goto(classic_server + "/accounts/me/")
+    stamp = page.locator(".statement time").first.get_attribute("datetime") or ""
+    assert stamp.endswith(("+02:00", "+03:00")), stamp
+    page.click("a:has-text('Change your name at the tables')")
+    page.fill("input[name=display_name]", f"Renamed {tag}")
+    with page.expect_navigation():
+        page.click("main form button[type=submit]")
+    assert page.locator("h1").inner_text() == f"Renamed {tag}"
+    ctx.close()
+
+
 def test_a_host_changes_the_stakes_and_the_other_page_follows(browser: Any, classic_server: str, screenshot: Any) -> None:
     """A private table's host raises the blinds while a hand is played: the friend's picture says
     what comes next, and when the hand ends the friend's header and Add chips box follow the new
