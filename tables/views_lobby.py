@@ -50,6 +50,11 @@ def _htmx_target(request: HttpRequest) -> str | None:
     return htmx.target if htmx else None
 
 
+# The rungs as form choices: "5-10" sent, "5/10" shown (without spaces it stays one
+# left-to-right run inside Hebrew text).
+LADDER_CHOICES = [(f"{sb}-{bb}", f"{sb}/{bb}") for sb, bb in STAKES_LADDER]
+
+
 class LobbyFilter(forms.Form):
     """What the public list shows: one game, one rung of the stakes ladder, only tables with a
     free seat. Anything it cannot read is said under the form and the list stays whole."""
@@ -57,7 +62,7 @@ class LobbyFilter(forms.Form):
     game = forms.ChoiceField(label=gettext_lazy("Game"), required=False, choices=())
     stakes = forms.ChoiceField(
         label=gettext_lazy("Stakes"), required=False,
-        choices=[("", gettext_lazy("All stakes"))] + [(f"{sb}-{bb}", f"{sb}/{bb}") for sb, bb in STAKES_LADDER],
+        choices=[("", gettext_lazy("All stakes")), *LADDER_CHOICES],
     )
     free = forms.BooleanField(label=gettext_lazy("With a free seat"), required=False)
 
@@ -115,8 +120,7 @@ class TableForm(forms.Form):
         # A rung of the ladder, named by its blinds; what it means in the chosen game (an ante and
         # a bring-in in stud) is shown under it (tables/_stakes_help.html).
         label=gettext_lazy("Stakes"),
-        # "5/10" without spaces stays one left-to-right run inside Hebrew text.
-        choices=[(f"{sb}-{bb}", f"{sb}/{bb}") for sb, bb in STAKES_LADDER],
+        choices=LADDER_CHOICES,
         required=False,
     )
     small_blind = forms.IntegerField(label=gettext_lazy("Small blind"), min_value=1, max_value=1_000_000, required=False)
