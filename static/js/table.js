@@ -21,10 +21,14 @@
     return url;
   }
 
+  var reconnectTimer = null, probeTimer = null;
   function connect() {
-    socket = new WebSocket(wsUrl());
+    clearTimeout(reconnectTimer);
+    var mine = socket = new WebSocket(wsUrl());
     socket.onopen = function () { retry = 500; app.classList.remove("offline"); };
     socket.onmessage = function (ev) {
+      if (mine !== socket) return;  // a socket given up on (see wakeUp)
+      clearTimeout(probeTimer);
       var msg;
       try { msg = JSON.parse(ev.data); } catch (e) { return; }
       if (msg.type === "state") {
@@ -36,11 +40,39 @@
       else if (msg.type === "error") showToast(msg.message);
     };
     socket.onclose = function () {
+      if (mine !== socket) return;
       app.classList.add("offline");
-      setTimeout(connect, retry);
+      clearTimeout(reconnectTimer);
+      reconnectTimer = setTimeout(connect, retry);
       retry = Math.min(retry * 2, 8000);
     };
   }
+
+  // A phone that slept, or changed networks, may come back to a socket that is gone (its close
+  // not yet noticed, or a retry many seconds away) or one that looks open and carries nothing.
+  // Back in sight or back online: a closed socket reconnects at once; an open one is asked for a
+  // fresh picture, and if nothing comes within a few seconds a new socket replaces it.
+  function wakeUp() {
+    if (document.hidden) return;
+    if (!socket || socket.readyState === 2 || socket.readyState === 3) {
+      retry = 500;
+      connect();
+      return;
+    }
+    if (socket.readyState !== 1) return;  // still connecting
+    try { socket.send(JSON.stringify({ action: "snapshot" })); } catch (e) { /* the timer below decides */ }
+    clearTimeout(probeTimer);
+    probeTimer = setTimeout(function () {
+      var dead = socket;
+      app.classList.add("offline");
+      retry = 500;
+      connect();
+      try { dead.close(); } catch (e) { /* already gone */ }
+    }, 4000);
+  }
+  document.addEventListener("visibilitychange", wakeUp);
+  window.addEventListener("online", wakeUp);
+  window.addEventListener("pageshow", function (ev) { if (ev.persisted) wakeUp(); });
 
   function applyState(msg) {
     if (typeof msg.version === "number" && msg.version < version) return;

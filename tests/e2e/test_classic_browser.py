@@ -463,6 +463,39 @@ def test_times_are_shown_in_the_browsers_time_zone(browser: Any, classic_server:
     ctx.close()
 
 
+def test_a_page_back_in_sight_replaces_a_socket_that_carries_nothing(browser: Any, classic_server: str) -> None:
+    """A phone that slept may come back to a socket that looks open and carries nothing. Back in
+    sight, the page asks for a fresh picture; when none comes it opens a new socket, and the
+    table's news flows again."""
+    tag = uuid.uuid4().hex[:5]
+    host, watcher = (_sign_up(browser, classic_server, f"{n}{tag}", size) for n, size in (("ola", DESKTOP), ("pam", PHONE)))
+    url = _open_table(host, classic_server, "NT", f"wake {tag}", seats=3)
+    sockets: list[Any] = []
+    deaf = {"on": False}
+
+    def route(ws: Any) -> None:
+        server = ws.connect_to_server()
+        first = not sockets
+        sockets.append(ws)
+        ws.on_message(lambda m: server.send(m))
+        server.on_message(lambda m: None if (first and deaf["on"]) else ws.send(m))
+
+    watcher.route_web_socket(re.compile(r".*/ws/tables/\d+/.*"), route)
+    watcher.goto(url)
+    watcher.wait_for_function("() => +document.getElementById('table-root').dataset.version >= 0")
+    assert len(sockets) == 1
+    deaf["on"] = True  # the first socket now carries nothing from the server
+    with host.expect_navigation():
+        host.click("form.sit button")
+    watcher.wait_for_timeout(1500)
+    assert watcher.locator("#table-root .seat__name", has_text=f"Ola{tag}").count() == 0  # the news is lost
+    watcher.evaluate("document.dispatchEvent(new Event('visibilitychange'))")  # back in sight
+    watcher.locator("#table-root .seat__name", has_text=f"Ola{tag}").wait_for(timeout=15_000)
+    assert len(sockets) == 2
+    watcher.context.close()
+    host.context.close()
+
+
 def test_a_host_changes_the_stakes_and_the_other_page_follows(browser: Any, classic_server: str, screenshot: Any) -> None:
     """A private table's host raises the blinds while a hand is played: the friend's picture says
     what comes next, and when the hand ends the friend's header and Add chips box follow the new
