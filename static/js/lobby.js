@@ -13,6 +13,7 @@
   }
 
   function connect() {
+    if (window.ppLobbySocket && window.ppLobbySocket.readyState <= 1) return;  // one socket at a time
     var root = document.querySelector("[data-lobby-socket]");
     if (!root || !("WebSocket" in window)) { window.ppLobbySocket = null; return; }
     var scheme = window.location.protocol === "https:" ? "wss://" : "ws://";
@@ -38,6 +39,14 @@
   // Leaving the lobby through an htmx swap: close the socket rather than keep it open.
   document.addEventListener("htmx:afterSettle", function () {
     if (!list() && window.ppLobbySocket) window.ppLobbySocket.close();
+  });
+
+  // Back in sight (a phone woken, a tab brought forward): the list as it is now, at once, and a
+  // socket again if it was lost meanwhile.
+  document.addEventListener("visibilitychange", function () {
+    if (document.hidden || !list()) return;
+    refresh();
+    if (!window.ppLobbySocket) { delay = 1000; connect(); }
   });
 
   connect();
