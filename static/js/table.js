@@ -110,7 +110,16 @@
     if (!form) return;
     var free = {}, empties = root.querySelectorAll(".seat--empty[data-seat]"), i;
     for (i = 0; i < empties.length; i++) free[empties[i].getAttribute("data-seat")] = true;
+    var opened = form.hidden && empties.length > 0;
     form.hidden = empties.length === 0;
+    if (opened) {  // a watcher at a full table: a seat just opened
+      showToast(app.getAttribute("data-seat-open-text") || "A seat is open.");
+      seatOpened = true;
+      markTheTab();
+    } else if (form.hidden) {
+      seatOpened = false;
+      markTheTab();
+    }
     var note = document.querySelector("[data-table-full]");
     if (note) note.hidden = empties.length > 0;
     if (seatChoice) {
@@ -226,10 +235,12 @@
     }
   }
 
-  // Another tab in front: the page's title says the player is to act ("● " before it).
-  var plainTitle = document.title;
+  // Another tab in front: the page's title says the player is to act, or that a seat opened at
+  // the full table they watch ("● " before it), until the page is looked at again.
+  var plainTitle = document.title, seatOpened = false;
   function markTheTab() {
-    var want = myTurn && document.hidden ? "\u25CF " + plainTitle : plainTitle;
+    if (!document.hidden) seatOpened = false;  // seen
+    var want = (myTurn || seatOpened) && document.hidden ? "\u25CF " + plainTitle : plainTitle;
     if (document.title !== want) document.title = want;
   }
   document.addEventListener("visibilitychange", markTheTab);

@@ -396,12 +396,21 @@ def test_a_full_table_brings_back_the_sit_form_when_a_seat_opens(browser: Any, c
     assert watcher.locator("[data-table-full]").is_visible()
     assert not watcher.locator("form[data-needs-free-seat]").is_visible()
     screenshot(watcher, "full-table-phone")
+    title = watcher.title()
+    # The watcher looks at another tab meanwhile.
+    watcher.evaluate("Object.defineProperty(document, 'hidden', {configurable: true, get: () => true})")
     with b.expect_navigation():
         b.click("form.leave button")
     # The hand ends (the leaver's turns are played at once) and the seat is free: the picture
-    # shows it empty and the form comes back, the note goes.
+    # shows it empty and the form comes back, the note goes; the page says so in a toast and
+    # in its tab's title until it is looked at.
     watcher.wait_for_selector("form[data-needs-free-seat]", state="visible", timeout=30_000)
     assert not watcher.locator("[data-table-full]").is_visible()
+    assert "A seat is open" in watcher.locator("#table-toast").inner_text()
+    assert watcher.title() == "\u25cf " + title
+    watcher.evaluate("Object.defineProperty(document, 'hidden', {configurable: true, get: () => false});"
+                     "document.dispatchEvent(new Event('visibilitychange'))")
+    assert watcher.title() == title
     assert watcher.locator("#table-root .seat--empty[data-seat]").count() == 1
     with watcher.expect_navigation():
         watcher.click("form[data-needs-free-seat] button")
