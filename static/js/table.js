@@ -217,8 +217,8 @@
 
   // A phone: while betting, the bar is pinned to the bottom of the screen and can cover the
   // player's own cards. When the turn comes, scroll down just enough for the bottom of the table
-  // (the cards and the bar's own place) to be in sight, and never up: a player who scrolled
-  // further down to read something stays there. A table taller than the screen (six seats) lets
+  // (the cards and the bar's own place) to be in sight; a player who scrolled further down to
+  // read something stays there, unless the bar is out of sight above the screen. A table taller than the screen (six seats) lets
   // its top row go out of sight rather than the player's own cards; but Patch-Patch, whose hands
   // lie under three boards that never all fit above the bar, keeps the seats and pot in sight.
   var myTurn = false;
@@ -227,12 +227,21 @@
     var felt = root.querySelector(".felt");
     if (!felt) return;
     var r = felt.getBoundingClientRect();
-    var by = r.bottom - window.innerHeight + 8;
-    if (felt.classList.contains("family-pp")) by = Math.min(by, r.top - 8);
+    var by = r.bottom - window.innerHeight + 8;  // > 0: the table's foot (the bar) is under the screen
     if (by > 0) {
-      var still = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
-      window.scrollBy({ top: by, behavior: still ? "auto" : "smooth" });
+      if (felt.classList.contains("family-pp")) by = Math.min(by, r.top - 8);
+      if (by <= 0) return;
+    } else {
+      // Scrolled further down (the chat, the last hands): the player stays there while the bar
+      // is in sight; when it is not (above the screen's top), back up until the bar sits at
+      // the foot of the screen, never past the table's top.
+      var panel = felt.querySelector(".panel");
+      if (!panel || panel.getBoundingClientRect().top >= 0) return;
+      by = Math.max(by, r.top - 8);
+      if (by >= 0) return;
     }
+    var still = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+    window.scrollBy({ top: by, behavior: still ? "auto" : "smooth" });
   }
 
   // Another tab in front: the page's title says the player is to act, or that a seat opened at

@@ -505,6 +505,33 @@ def test_a_page_back_in_sight_replaces_a_socket_that_carries_nothing(browser: An
     host.context.close()
 
 
+def test_a_phone_player_scrolled_away_from_the_table_is_brought_back_to_the_bar(browser: Any, classic_server: str) -> None:
+    """A phone player reads far below the table (a long chat) while the other player acts: when
+    their turn comes, the bar, out of sight above the screen, is brought back to its foot."""
+    tag = uuid.uuid4().hex[:5]
+    phone, desk = (_sign_up(browser, classic_server, f"{n}{tag}", size) for n, size in (("rae", PHONE), ("sam", DESKTOP)))
+    url = _open_table(desk, classic_server, "NT", f"away {tag}", seats=2)
+    _sit_everyone([desk, phone], url)
+    turn = '.panel [data-action="check"], .panel [data-action="call"]'
+    phone.wait_for_selector(".phase-preflop", timeout=20_000)
+    deadline = time.monotonic() + 30
+    while not desk.locator(turn).count() and time.monotonic() < deadline:
+        if phone.locator(turn).count():
+            _try_click(phone, turn)
+        time.sleep(0.2)
+    assert desk.locator(turn).count(), "the desktop player's turn came"
+    # The phone player scrolls far below the table (a long chat, here a tall block).
+    phone.evaluate("document.querySelector('main').insertAdjacentHTML('beforeend', '<div style=\"height:3000px\"></div>');"
+                   "window.scrollTo(0, document.documentElement.scrollHeight)")
+    assert phone.evaluate("document.querySelector('.felt').getBoundingClientRect().bottom") < 0
+    desk.click(turn)
+    phone.wait_for_selector(turn, timeout=15_000)
+    phone.wait_for_function("() => { const r = document.querySelector('.panel').getBoundingClientRect();"
+                            " return r.top >= 0 && r.bottom <= window.innerHeight + 1; }", timeout=5_000)
+    for page in (phone, desk):
+        page.context.close()
+
+
 def test_a_host_changes_the_stakes_and_the_other_page_follows(browser: Any, classic_server: str, screenshot: Any) -> None:
     """A private table's host raises the blinds while a hand is played: the friend's picture says
     what comes next, and when the hand ends the friend's header and Add chips box follow the new
