@@ -80,6 +80,7 @@
     // Baseball: a free card for an open 4 that was not on the table before flies in.
     var before = {}, extras = root.querySelectorAll(".card--extra[data-card]"), i;
     for (i = 0; i < extras.length; i++) before[extras[i].getAttribute("data-card")] = true;
+    var oldFelt = root.querySelector(".felt"), tallBefore = oldFelt ? oldFelt.offsetHeight : 0;
     root.innerHTML = msg.html;
     extras = root.querySelectorAll(".card--extra[data-card]");
     for (i = 0; i < extras.length; i++) {
@@ -94,6 +95,12 @@
     var acted = usePreAction(msg);  // the turn is answered at once: no buzz, chime or scroll
     if (msg.my_turn && !acted && navigator.vibrate && touched) { try { navigator.vibrate(30); } catch (e) { /* ignore */ } }
     if (msg.my_turn && !myTurn && !acted) { bringTheTableIntoView(); chime("turn"); }
+    else if (msg.my_turn && myTurn && !acted) {
+      // Still this player's turn, and the table grew (someone sat down): their cards may have
+      // slipped under the bar.
+      var newFelt = root.querySelector(".felt");
+      if (newFelt && newFelt.offsetHeight > tallBefore + 4) bringTheTableIntoView();
+    }
     if (msg.deadline !== warnedFor) warned = false;  // a new clock: warn again near its end
     myTurn = !!msg.my_turn;
     markTheTab();

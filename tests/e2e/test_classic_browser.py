@@ -532,6 +532,37 @@ def test_a_phone_player_scrolled_away_from_the_table_is_brought_back_to_the_bar(
         page.context.close()
 
 
+def test_a_table_that_grows_during_a_phone_turn_keeps_the_cards_above_the_bar(browser: Any, classic_server: str) -> None:
+    """Four players sit down at a six-seat table while a phone player decides: the table grows
+    under them, and the page follows so their own cards stay above the pinned bar."""
+    tag = uuid.uuid4().hex[:5]
+    phone, desk = (_sign_up(browser, classic_server, f"{n}{tag}", size) for n, size in (("tia", PHONE), ("uli", DESKTOP)))
+    url = _open_table(desk, classic_server, "NT", f"grow {tag}", seats=6)
+    _sit_everyone([desk, phone], url)
+    turn = '.panel [data-action="check"], .panel [data-action="call"]'
+    phone.wait_for_selector(".phase-preflop", timeout=20_000)
+    deadline = time.monotonic() + 30
+    while not phone.locator(turn).count() and time.monotonic() < deadline:
+        if desk.locator(turn).count():
+            _try_click(desk, turn)
+        time.sleep(0.2)
+    assert phone.locator(turn).count(), "the phone player's turn came"
+    time.sleep(0.8)  # the smooth scroll
+    tall = phone.evaluate("document.querySelector('.felt').offsetHeight")
+    others = [_sign_up(browser, classic_server, f"v{i}{tag}", DESKTOP) for i in range(4)]
+    _sit_everyone(others, url)
+    phone.wait_for_function(f"() => document.querySelector('.felt').offsetHeight > {tall} + 40", timeout=10_000)
+    assert phone.locator(turn).count(), "still the phone player's turn"
+    time.sleep(0.8)
+    gap = phone.evaluate(
+        "() => { const c = document.querySelector('.board__mine');"
+        " const p = document.querySelector('.panel');"
+        " return p.getBoundingClientRect().top - c.getBoundingClientRect().bottom; }")
+    assert gap >= -1, f"the bar covers the phone player's cards by {-gap:.0f} px"
+    for page in (phone, desk, *others):
+        page.context.close()
+
+
 def test_a_host_changes_the_stakes_and_the_other_page_follows(browser: Any, classic_server: str, screenshot: Any) -> None:
     """A private table's host raises the blinds while a hand is played: the friend's picture says
     what comes next, and when the hand ends the friend's header and Add chips box follow the new
