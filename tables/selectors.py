@@ -424,6 +424,33 @@ def _display_name(user: Any) -> str:
     return (profile.display_name if profile and profile.display_name else user.get_username())[:40]
 
 
+def seats_of(*, user: Any) -> dict[int, Any]:
+    """Where a player sits, by table id: ``{table_id: their stack}`` (units written "1 2/3" at a
+    Baseball table), for the lobby to mark their tables. Closed tables are left out."""
+    from tables.models import Seat
+
+    if user is None or not user.is_authenticated:
+        return {}
+    seats = Seat.objects.filter(user=user).exclude(table__status="closed").select_related("table")
+    return {s.table_id: _seat_stack(s.table, s) for s in seats}
+
+
+def club_tables_seated(*, user: Any) -> list[Any]:
+    """The club tables a player sits at (each club's page lists its tables; the lobby lists these
+    so a player finds their seat again from anywhere)."""
+    from django.db.models import Count
+
+    from tables.models import Seat, Table
+
+    if user is None or not user.is_authenticated:
+        return []
+    seated = Seat.objects.filter(user=user).values("table_id")
+    return list(
+        Table.objects.exclude(status="closed").filter(club__isnull=False, id__in=seated)
+        .select_related("club").annotate(taken=Count("seats")).order_by("-id")
+    )
+
+
 def private_tables_for(*, user: Any) -> list[Any]:
     """The private tables a player created or sits at, for their lobby (invite links are secret,
     so the lobby is how a creator finds their table again). Club tables are on the club's page."""

@@ -94,9 +94,12 @@ def lobby(request: HttpRequest) -> HttpResponse:
     lobby_filter = LobbyFilter(asked or None)
     tables = lobby_filter.keep(everything) if asked else everything
     mine = selectors.private_tables_for(user=request.user)
-    for t in [*tables, *mine]:
+    clubs = selectors.club_tables_seated(user=request.user)
+    stacks = selectors.seats_of(user=request.user)
+    for t in [*tables, *mine, *clubs]:
         t.game_name = names.get(t.game, t.game)
-    context = {"tables": tables, "my_private": mine, "lobby_filter": lobby_filter,
+        t.my_stack = stacks.get(t.id)
+    context = {"tables": tables, "my_private": mine, "my_club_tables": clubs, "lobby_filter": lobby_filter,
                "filtered": len(tables) != len(everything), "public_count": len(everything),
                "filter_query": urlencode(asked)}
     partial = _htmx_target(request) == LOBBY_LIST_TARGET

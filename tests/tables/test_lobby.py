@@ -434,3 +434,29 @@ def test_seed_demo_is_idempotent() -> None:
     assert private.created_by.username == "alice"
     assert f"/tables/{private.id}/?invite={private.invite_code}" in out.getvalue()
     assert "alice" in out.getvalue() and "patchpatch-demo" in out.getvalue()
+
+
+def test_the_lobby_marks_where_the_player_sits_and_lists_their_club_tables() -> None:
+    from tests.club.helpers import club_with_people
+
+    player = _user("sitter")
+    public = _table(name="Public seat")
+    other = _table(name="Other felt")
+    services.table_take_seat(table_id=public.id, user=player, buy_in=700)
+    p = club_with_people(chips=3000)
+    club_table = services.table_create(creator=p.host, name="Club den", small_blind=5, big_blind=10, club=p.club)
+    services.table_take_seat(table_id=club_table.id, user=p.member, buy_in=1200)
+    body = _client_for(player).get(reverse("lobby")).content.decode()
+    row = body.split(">Public seat<", 1)[1].split("</li>", 1)[0]
+    assert "Your seat · 700" in row
+    assert "Your seat" not in body.split(">Other felt<", 1)[1].split("</li>", 1)[0]
+    assert "Your seats at club tables" not in body and "Club den" not in body
+    # A club member finds the club table they sit at in the lobby, with the club's name.
+    body = _client_for(p.member).get(reverse("lobby")).content.decode()
+    assert "Your seats at club tables" in body
+    row = body.split(">Club den<", 1)[1].split("</li>", 1)[0]
+    assert "Your seat · 1,200" in row and p.club.name in row and "Invite link" not in row
+    # Nobody else sees it; a closed table is not listed.
+    assert "Club den" not in _client_for(p.host).get(reverse("lobby")).content.decode()
+    services.table_close(table_id=club_table.id)
+    assert "Club den" not in _client_for(p.member).get(reverse("lobby")).content.decode()
