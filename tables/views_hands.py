@@ -26,6 +26,11 @@ def _finished_hand(request: HttpRequest, table_id: int, number: int) -> Hand:
 def hand_history(request: HttpRequest, table_id: int, number: int) -> HttpResponse:
     hand = _finished_hand(request, table_id, number)
     context = selectors.finished_hand_context(hand=hand, user=request.user)
+    # The hands just before and after, to read a night's hands one after another.
+    ended = Hand.objects.filter(table_id=table_id, ended__isnull=False)
+    context["previous_number"] = (ended.filter(number__lt=number).order_by("-number")
+                                  .values_list("number", flat=True).first())
+    context["next_number"] = ended.filter(number__gt=number).order_by("number").values_list("number", flat=True).first()
     # The history this viewer may see: unshown hands hidden, the viewer's own cards included.
     text = selectors.hand_history_text(hand=hand, user=request.user)
     context["phh"] = text

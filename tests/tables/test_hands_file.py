@@ -93,3 +93,20 @@ def test_the_file_keeps_the_newest_hands_when_there_are_very_many(monkeypatch: p
     hands = notation.split_phhs(_client().get(reverse("table_hands_phhs", args=[table.id])).content.decode())
     numbers = [h.number for h in Hand.objects.filter(table=table, ended__isnull=False).order_by("number")]
     assert hands is not None and [name for name, _ in hands] == [str(n) for n in numbers[-2:]]
+
+
+def test_a_hand_page_links_the_hands_before_and_after() -> None:
+    table, _users = seated_table(n=3, game="NT")
+    _play_hands(table, 3)
+    numbers = [h.number for h in Hand.objects.filter(table=table, ended__isnull=False).order_by("number")]
+    first, middle, last = numbers[0], numbers[1], numbers[-1]
+
+    def nav(n: int) -> tuple[bool, bool, str]:
+        page = _client().get(reverse("hand_history", args=[table.id, n])).content.decode()
+        return 'rel="prev"' in page, 'rel="next"' in page, page
+
+    has_prev, has_next, page = nav(middle)
+    assert has_prev and has_next
+    assert f'href="{reverse("hand_history", args=[table.id, first])}"' in page
+    assert f'href="{reverse("hand_history", args=[table.id, numbers[2]])}"' in page
+    assert nav(first)[:2] == (False, True) and nav(last)[:2] == (True, False)
