@@ -505,6 +505,20 @@ def test_a_page_back_in_sight_replaces_a_socket_that_carries_nothing(browser: An
     host.context.close()
 
 
+def _wait_for_the_turn(page: Any, other: Any) -> str:
+    """Heads-up before the flop: ``other`` checks or calls until it is ``page``'s turn. Returns
+    the selector of the check-or-call button."""
+    turn = '.panel [data-action="check"], .panel [data-action="call"]'
+    page.wait_for_selector(".phase-preflop", timeout=20_000)
+    deadline = time.monotonic() + 30
+    while not page.locator(turn).count() and time.monotonic() < deadline:
+        if other.locator(turn).count():
+            _try_click(other, turn)
+        time.sleep(0.2)
+    assert page.locator(turn).count(), "the turn came"
+    return turn
+
+
 def test_a_phone_player_scrolled_away_from_the_table_is_brought_back_to_the_bar(browser: Any, classic_server: str) -> None:
     """A phone player reads far below the table (a long chat) while the other player acts: when
     their turn comes, the bar, out of sight above the screen, is brought back to its foot."""
@@ -512,14 +526,7 @@ def test_a_phone_player_scrolled_away_from_the_table_is_brought_back_to_the_bar(
     phone, desk = (_sign_up(browser, classic_server, f"{n}{tag}", size) for n, size in (("rae", PHONE), ("sam", DESKTOP)))
     url = _open_table(desk, classic_server, "NT", f"away {tag}", seats=2)
     _sit_everyone([desk, phone], url)
-    turn = '.panel [data-action="check"], .panel [data-action="call"]'
-    phone.wait_for_selector(".phase-preflop", timeout=20_000)
-    deadline = time.monotonic() + 30
-    while not desk.locator(turn).count() and time.monotonic() < deadline:
-        if phone.locator(turn).count():
-            _try_click(phone, turn)
-        time.sleep(0.2)
-    assert desk.locator(turn).count(), "the desktop player's turn came"
+    turn = _wait_for_the_turn(desk, phone)
     # The phone player scrolls far below the table (a long chat, here a tall block).
     phone.evaluate("document.querySelector('main').insertAdjacentHTML('beforeend', '<div style=\"height:3000px\"></div>');"
                    "window.scrollTo(0, document.documentElement.scrollHeight)")
@@ -539,14 +546,7 @@ def test_a_table_that_grows_during_a_phone_turn_keeps_the_cards_above_the_bar(br
     phone, desk = (_sign_up(browser, classic_server, f"{n}{tag}", size) for n, size in (("tia", PHONE), ("uli", DESKTOP)))
     url = _open_table(desk, classic_server, "NT", f"grow {tag}", seats=6)
     _sit_everyone([desk, phone], url)
-    turn = '.panel [data-action="check"], .panel [data-action="call"]'
-    phone.wait_for_selector(".phase-preflop", timeout=20_000)
-    deadline = time.monotonic() + 30
-    while not phone.locator(turn).count() and time.monotonic() < deadline:
-        if desk.locator(turn).count():
-            _try_click(desk, turn)
-        time.sleep(0.2)
-    assert phone.locator(turn).count(), "the phone player's turn came"
+    turn = _wait_for_the_turn(phone, desk)
     time.sleep(0.8)  # the smooth scroll
     tall = phone.evaluate("document.querySelector('.felt').offsetHeight")
     others = [_sign_up(browser, classic_server, f"v{i}{tag}", DESKTOP) for i in range(4)]
