@@ -225,9 +225,10 @@
   // A phone: while betting, the bar is pinned to the bottom of the screen and can cover the
   // player's own cards. When the turn comes, scroll down just enough for the bottom of the table
   // (the cards and the bar's own place) to be in sight; a player who scrolled further down to
-  // read something stays there, unless the bar is out of sight above the screen. A table taller than the screen (six seats) lets
-  // its top row go out of sight rather than the player's own cards; but Patch-Patch, whose hands
-  // lie under three boards that never all fit above the bar, keeps the seats and pot in sight.
+  // read something stays there, unless the bar is out of sight above the screen. A table taller
+  // than the screen (six seats) lets its top row go out of sight rather than the player's own
+  // cards; but Patch-Patch, whose hands lie under three boards that never all fit above the bar,
+  // keeps the seats and pot in sight.
   var myTurn = false;
   function bringTheTableIntoView() {
     if (!window.matchMedia || !window.matchMedia("(max-width: 760px)").matches) return;
