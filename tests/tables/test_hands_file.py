@@ -12,9 +12,15 @@ from django.urls import reverse
 from django.utils import timezone
 
 from rules_engine import notation
-from tables.models import Hand
 from tables import services
-from tests.tables.helpers import current_state, make_user, play_passively, seated_table, user_for_index
+from tables.models import Hand
+from tests.tables.helpers import (
+    current_state,
+    make_user,
+    play_passively,
+    seated_table,
+    user_for_index,
+)
 
 pytestmark = pytest.mark.django_db
 

@@ -441,7 +441,7 @@ def test_the_lobby_marks_where_the_player_sits_and_lists_their_club_tables() -> 
 
     player = _user("sitter")
     public = _table(name="Public seat")
-    other = _table(name="Other felt")
+    _table(name="Other felt")
     services.table_take_seat(table_id=public.id, user=player, buy_in=700)
     p = club_with_people(chips=3000)
     club_table = services.table_create(creator=p.host, name="Club den", small_blind=5, big_blind=10, club=p.club)
