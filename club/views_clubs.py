@@ -21,6 +21,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import formats, timezone
 from django.utils.cache import patch_vary_headers
@@ -372,8 +373,13 @@ def session_page(request: HttpRequest, club_id: int, session_id: int) -> HttpRes
     membership = _member(request, club)
     session = get_object_or_404(ClubSession, pk=session_id, club=club)
     context = _base(request, club, membership, "sessions")
-    context.update({"session": session, "standings": selectors.session_standings(session=session),
+    standings = selectors.session_standings(session=session)
+    context.update({"session": session, "standings": standings,
                     "tables": selectors.club_tables(club=club) if session.is_open else []})
+    if standings and not session.is_open:
+        # The night's results as plain text, to paste into the group's chat.
+        context["share_text"] = render_to_string(
+            "club/_session_text.txt", {"club": club, "session": session, "rows": standings}, request=request).strip()
     return _render(request, "club/session.html", context, parts=(SESSION_TARGET,))
 
 

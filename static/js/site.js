@@ -13,6 +13,26 @@
     select.form.submit();
   });
 
+  // "Copy" next to a text to take away (a session's results for the group's chat): the text
+  // goes to the clipboard and the button says so for a moment.
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest && event.target.closest("[data-copy]");
+    if (!button) return;
+    var box = button.parentNode.querySelector("[data-share-text]");
+    if (!box) return;
+    var done = function () {
+      var was = button.textContent;
+      button.textContent = button.getAttribute("data-copied-text") || was;
+      setTimeout(function () { button.textContent = was; }, 2000);
+    };
+    if (navigator.clipboard && navigator.clipboard.writeText) {
+      navigator.clipboard.writeText(box.value).then(done, function () { box.select(); });
+    } else {
+      box.select();
+      try { if (document.execCommand("copy")) done(); } catch (e) { /* selected: the reader copies it */ }
+    }
+  });
+
   // The reader's time zone, for the server to write times in (club/middleware.py): the cookie
   // is set once (and again if the zone changes, say after a trip), and counts from the next page.
   try {

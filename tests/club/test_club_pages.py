@@ -189,6 +189,16 @@ def test_sessions_pages_and_live_fragment() -> None:
     _client(p.host).post(reverse("club_session_end", args=[p.club.pk, session.pk]))
     ended = _client(p.member).get(url).content.decode()
     assert "every 5s" not in ended  # nothing to poll once it ended
+    # The ended session's results as text for the group's chat: the club, the day, each player's
+    # place and net, the number of hands.
+    import html
+    import re
+
+    text = html.unescape(re.search(r"<textarea[^>]*data-share-text>(.*?)</textarea>", ended, re.S).group(1))
+    lines = text.splitlines()
+    assert lines[0].startswith(f"{p.club.name} · Session of ")
+    assert re.fullmatch(r"1\. .+ \+60", lines[1]) and re.fullmatch(r"2\. .+ -60", lines[2]) and lines[3] == "1 hand"
+    assert "<" not in text and "&" not in text
     listing = _client(p.member).get(reverse("club_sessions", args=[p.club.pk])).content.decode()
     assert url in listing
     assert _client(p.outsider).get(url).status_code == 404

@@ -291,6 +291,22 @@ def test_a_club_night_from_invite_to_leaderboard(browser: Any, club_server: str,
     assert "Kitchen" not in nina.inner_text("main")
     screenshot(nina, "desktop-outsider-club-page")
 
+    # The host ends the session; its page then offers the results as text for the group's chat,
+    # and "Copy" puts that text on the clipboard.
+    owner.goto(session_url)
+    with owner.expect_navigation():
+        owner.click("main button:has-text('End the session')")
+    owner.goto(session_url)
+    owner.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=base)
+    owner.click(".sharebox summary")
+    owner.click(".sharebox [data-copy]")
+    owner.wait_for_selector(".sharebox [data-copy]:has-text('Copied')", timeout=5_000)
+    copied = owner.evaluate("navigator.clipboard.readText()")
+    assert copied == owner.locator("[data-share-text]").input_value()
+    for name, net in expected.items():
+        assert f"{name} {'+' if net > 0 else ''}{net:,}" in copied
+    screenshot(owner, "phone-session-ended-share")
+
     # The same pages in Hebrew, right to left, on a phone.
     he = _context(browser, PHONE, base, lang="he")
     he.add_cookies(owner.context.cookies())
