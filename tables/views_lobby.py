@@ -322,7 +322,8 @@ def _host_panel_response(request: HttpRequest, table_id: int) -> HttpResponse:
     if table is None:
         raise Http404
     if hosting.hosts(table=table, user=request.user):
-        context = {"table": table, "host_panel": _host_panel_context(table, viewer_id=request.user.pk)}
+        context = {"table": table, "host_panel": _host_panel_context(table, viewer_id=request.user.pk),
+                   "chat_hosts": " ".join(str(i) for i in chat.moderator_ids(table=table))}
         response = render(request, "tables/_host_panel.html", context)
     else:
         response = render(request, "tables/_host_panel_slot.html", {"table": table})

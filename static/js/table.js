@@ -506,26 +506,8 @@
       li.appendChild(who);
       li.appendChild(document.createTextNode(" "));
       li.appendChild(text);
-      if (me && (String(line.user_id) === me || moderator)) {  // the server checks again
-        var del = document.createElement("button");
-        del.type = "button";
-        del.className = "chat__del";
-        del.setAttribute("data-chat-delete", String(line.id));
-        del.setAttribute("aria-label", chatBox.getAttribute("data-delete-label") || "Delete");
-        del.title = del.getAttribute("aria-label");
-        del.textContent = "\u00d7";
-        li.appendChild(del);
-      }
-      var writer = line.user_id == null ? "" : String(line.user_id);
-      li.setAttribute("data-user", writer);
-      if (moderator && writer && writer !== me && !hosts[writer]) {
-        var mute = document.createElement("button");
-        mute.type = "button";
-        mute.className = "chat__mute";
-        mute.setAttribute("data-chat-mute", writer);
-        li.appendChild(mute);
-        labelMute(mute);
-      }
+      li.setAttribute("data-user", line.user_id == null ? "" : String(line.user_id));
+      lineButtons(li);
       chatLines[line.id] = li;
       var after = null;  // the first line with a larger id: the new one goes before it
       for (var n = chatList.lastElementChild; n; n = n.previousElementSibling) {
@@ -548,6 +530,46 @@
       if (String(fresh[k].user_id) !== me && !inSight && !chatHidden) showToast(fresh[k].name + ": " + fresh[k].text, true);
     }
   }
+
+  // A line's buttons: "×" on the viewer's own lines (a moderator's: on every line), and "mute"
+  // beside anyone a moderator may mute. Drawn again when the viewer becomes or stops being a
+  // host (the host controls' refresh says so, below); the server checks again either way.
+  function lineButtons(li) {
+    var old = li.querySelectorAll(".chat__del, .chat__mute");
+    for (var j = 0; j < old.length; j++) li.removeChild(old[j]);
+    var writer = li.getAttribute("data-user") || "";
+    if (me && (writer === me || moderator)) {
+      var del = document.createElement("button");
+      del.type = "button";
+      del.className = "chat__del";
+      del.setAttribute("data-chat-delete", li.getAttribute("data-id"));
+      del.setAttribute("aria-label", chatBox.getAttribute("data-delete-label") || "Delete");
+      del.title = del.getAttribute("aria-label");
+      del.textContent = "\u00d7";
+      li.appendChild(del);
+    }
+    if (moderator && writer && writer !== me && !hosts[writer]) {
+      var mute = document.createElement("button");
+      mute.type = "button";
+      mute.className = "chat__mute";
+      mute.setAttribute("data-chat-mute", writer);
+      li.appendChild(mute);
+      labelMute(mute);
+    }
+  }
+
+  // A club member named host (or no longer one) while the page is open: the host controls'
+  // refresh brings the panel (or takes it away), and the chat's powers follow it.
+  document.addEventListener("htmx:afterSettle", function () {
+    var panel = document.getElementById("host-panel");
+    if (!panel || !chatList) return;
+    var nowHost = panel.classList.contains("hostpanel");
+    if (nowHost === moderator) return;
+    moderator = nowHost;
+    hosts = {};
+    (panel.getAttribute("data-chat-hosts") || "").split(" ").forEach(function (id) { if (id) hosts[id] = true; });
+    for (var n = chatList.firstElementChild; n; n = n.nextElementSibling) lineButtons(n);
+  });
 
   function labelMute(btn) {
     var on = !!muted[btn.getAttribute("data-chat-mute")];

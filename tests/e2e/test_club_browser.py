@@ -233,11 +233,18 @@ def test_a_club_night_from_invite_to_leaderboard(browser: Any, club_server: str,
         boris_row.locator("button:has-text('Make host')").click()
     boris.wait_for_selector("#host-panel.hostpanel button:has-text('Resume')", timeout=30_000)
     assert boris.url == table_url
+    # The chat's powers come with it: a host may take anyone's line out (the owner's here; the
+    # owner, a host too, is never offered to be muted).
+    owner_line = boris.locator('.chat__line:has-text("gl all")')
+    owner_line.locator("[data-chat-delete]").wait_for(timeout=5_000)
+    assert owner_line.locator("[data-chat-mute]").count() == 0
     boris_row = owner.locator(f".memberrow[data-member='{boris_name.capitalize()}']")
     boris_row.locator("summary").click()
     with owner.expect_navigation():
         boris_row.locator("button:has-text('No longer host')").click()
     boris.wait_for_selector("#host-panel.hostpanel", state="detached", timeout=30_000)
+    owner_line.locator("[data-chat-delete]").wait_for(state="detached", timeout=5_000)
+    assert boris.locator('.chat__line:has-text("thanks") [data-chat-delete]').count() == 1  # his own line
 
     # The session page and the leaderboard show the same nets.
     boris.goto(session_url)
