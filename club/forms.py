@@ -24,13 +24,18 @@ def clean_name(value: str) -> str:
     return name
 
 
-class SignupForm(UserCreationForm):
-    display_name = forms.CharField(
+def display_name_field() -> forms.CharField:
+    """The name other players see, as sign-up and the account page ask for it."""
+    return forms.CharField(
         label=_("Display name"),
         max_length=40,
         help_text=_("The name other players see at the tables."),
         widget=forms.TextInput(attrs={"autocomplete": "nickname"}),
     )
+
+
+class SignupForm(UserCreationForm):
+    display_name = display_name_field()
 
     field_order = ["username", "display_name", "password1", "password2"]
 
@@ -44,12 +49,7 @@ class SignupForm(UserCreationForm):
 
 
 class DisplayNameForm(forms.Form):
-    display_name = forms.CharField(
-        label=_("Display name"),
-        max_length=40,
-        help_text=_("The name other players see at the tables."),
-        widget=forms.TextInput(attrs={"autocomplete": "nickname"}),
-    )
+    display_name = display_name_field()
 
     def clean_display_name(self) -> str:
         return clean_name(self.cleaned_data["display_name"])

@@ -13,10 +13,15 @@ from tables.models import Hand
 MAX_HANDS_IN_FILE = 1000
 
 
-def _finished_hand(request: HttpRequest, table_id: int, number: int) -> Hand:
+def _require_watcher(request: HttpRequest, table_id: int) -> None:
+    """404 for anyone who may not watch the table (a private table's stranger, a club outsider)."""
     invited = request.session.get("invited_tables", [])
     if not selectors.can_watch(table_id=table_id, user=request.user, invited_tables=invited):
         raise Http404
+
+
+def _finished_hand(request: HttpRequest, table_id: int, number: int) -> Hand:
+    _require_watcher(request, table_id)
     hand = Hand.objects.filter(table_id=table_id, number=number, ended__isnull=False).select_related("table").first()
     if hand is None:
         raise Http404
@@ -59,9 +64,7 @@ def table_hands_phhs(request: HttpRequest, table_id: int) -> HttpResponse:
     it (the same text as its own PHH download), under a table named by its number."""
     from rules_engine.notation import join_phhs
 
-    invited = request.session.get("invited_tables", [])
-    if not selectors.can_watch(table_id=table_id, user=request.user, invited_tables=invited):
-        raise Http404
+    _require_watcher(request, table_id)
     # The last MAX_HANDS_IN_FILE hands (about 10 ms each to write): a home game's night is a few
     # hundred; each older hand keeps its own page and PHH download.
     newest = list(Hand.objects.filter(table_id=table_id, ended__isnull=False).select_related("table")
