@@ -275,7 +275,8 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
     context.update(_buy_in_context(request, table))
     # The free seats, for a player who wants to choose where to sit (next to a friend, or after
     # the big hitter); the picture's empty seats choose one too (static/js/table.js).
-    context["free_seats"] = _free_seats(context.get("seat_rows") or [])
+    context["seat_options"] = _seat_options(context.get("seat_rows") or [])
+    context["free_seats"] = [o for o in context["seat_options"] if o["free"]]
     context["chat_may_write"] = chat.may_write(table=table, user=request.user)
     context["chat_moderates"] = chat.moderates(table=table, user=request.user)
     context["chat_muted"] = context["chat_may_write"] and chat.is_muted(table_id=table.id, user=request.user)
@@ -293,14 +294,14 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
     return response
 
 
-def _free_seats(rows: list[Any]) -> list[dict[str, Any]]:
-    """Each free seat's number and who sits before it, clockwise ("seat 3, after Alice")."""
+def _seat_options(rows: list[Any]) -> list[dict[str, Any]]:
+    """Every seat's number, whether it is free, and who sits before it, clockwise ("seat 3,
+    after Alice"). The "Seat" box lists them all, the taken ones greyed: the page's script
+    keeps both the greying and the names current as players come and go (table.js)."""
     out = []
     for i, row in enumerate(rows):
-        if not row.empty:
-            continue
         before = next((rows[(i - k) % len(rows)] for k in range(1, len(rows)) if not rows[(i - k) % len(rows)].empty), None)
-        out.append({"no": row.no, "after": before.name if before is not None else ""})
+        out.append({"no": row.no, "free": row.empty, "after": before.name if before is not None else ""})
     return out
 
 

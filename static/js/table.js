@@ -130,12 +130,40 @@
     var note = document.querySelector("[data-table-full]");
     if (note) note.hidden = empties.length > 0;
     if (seatChoice) {
+      var names = seatNames();
       for (i = 0; i < seatChoice.options.length; i++) {
         var opt = seatChoice.options[i];
-        if (opt.value) opt.disabled = !free[opt.value];
+        if (!opt.value) continue;
+        opt.disabled = !free[opt.value];
+        if (names) {
+          var text = seatLabel(+opt.value, names);
+          if (text && opt.textContent !== text) opt.textContent = text;
+        }
       }
       if (seatChoice.value && !free[seatChoice.value]) seatChoice.value = "";
     }
+  }
+
+  // Who sits where, in seat order, from the picture ("" for an empty seat); null if the picture
+  // has no seats drawn yet.
+  function seatNames() {
+    var lis = root.querySelectorAll(".seats > li");
+    if (!lis.length) return null;
+    var out = [];
+    for (var i = 0; i < lis.length; i++) {
+      var name = lis[i].classList.contains("seat--empty") ? null : lis[i].querySelector(".seat__name");
+      out.push(name ? (name.getAttribute("title") || name.textContent || "").trim() : "");
+    }
+    return out;
+  }
+
+  // "seat 3, after Alice": the nearest player before the seat, going round the table.
+  function seatLabel(no, names) {
+    var n = names.length, after = "";
+    for (var k = 1; k < n && !after; k++) after = names[((no - k) % n + n) % n];
+    var tpl = after ? seatChoice.getAttribute("data-label-after") : seatChoice.getAttribute("data-label");
+    if (!tpl) return "";
+    return tpl.replace("{n}", String(no + 1)).replace("{name}", after);
   }
 
   // "Check/fold" or "Check" picked before the turn: sent when the turn comes, if it still fits

@@ -384,6 +384,32 @@ def test_a_tap_on_an_empty_seat_chooses_where_to_sit(browser: Any, classic_serve
         page.context.close()
 
 
+def test_the_seat_box_follows_who_sits_where(browser: Any, classic_server: str) -> None:
+    """A watcher's "Seat" box names each seat by who sits before it; when someone sits down, the
+    box greys their seat and renames the seats after it, without a reload."""
+    tag = uuid.uuid4().hex[:5]
+    host, watcher, late = (_sign_up(browser, classic_server, f"{n}{tag}", size)
+                           for n, size in (("ria", DESKTOP), ("sam", PHONE), ("ted", DESKTOP)))
+    url = _open_table(host, classic_server, "NT", f"box {tag}", seats=3)
+    with host.expect_navigation():
+        host.click("form.sit button")
+    watcher.goto(url)
+    box = watcher.locator("#seat-choice")
+    label = lambda no: box.locator(f"option[value='{no}']").inner_text().strip()  # noqa: E731
+    assert label(1) == f"seat 2, after Ria{tag}" and label(2) == f"seat 3, after Ria{tag}"
+    assert box.locator("option[value='0']").is_disabled()
+    late.goto(url)
+    late.select_option("#seat-choice", "1")
+    with late.expect_navigation():
+        late.click("form.sit button")
+    watcher.wait_for_function(
+        "() => document.querySelector('#seat-choice option[value=\"1\"]').disabled")
+    assert label(2) == f"seat 3, after Ted{tag}"
+    assert not box.locator("option[value='2']").is_disabled()
+    for page in (host, watcher, late):
+        page.context.close()
+
+
 def test_a_full_table_brings_back_the_sit_form_when_a_seat_opens(browser: Any, classic_server: str, screenshot: Any) -> None:
     """A watcher at a full two-seat table is told every seat is taken (no sit form); when one of
     the players leaves, the watcher's page offers the seat without a reload."""
