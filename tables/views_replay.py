@@ -1,4 +1,5 @@
-"""Check a hand history: paste or upload a PHH file, see how it replays and whether its deck
+"""Check a hand history: paste or upload a PHH file (one hand) or a .phhs file (a table's hands,
+as its "every hand in one file" download gives them), see how it replays and whether its deck
 commitment holds. Nothing is stored; a bad file gets a clear message."""
 
 from __future__ import annotations
@@ -18,23 +19,25 @@ from tables.selectors import game_name
 
 log = logging.getLogger("tables.replay")
 
-MAX_BYTES = 200_000
+MAX_BYTES = 3_000_000  # a .phhs of a long night: a hand with its deck commitment is about 9 KB
+MAX_PASTE = 2_000_000  # under Django's 2.5 MB limit on a form's body; a bigger file is uploaded
+MAX_HANDS = 300  # about a second of replaying; a bigger file is for the command line
 
 
 class HistoryForm(forms.Form):
     text = forms.CharField(
         label=gettext_lazy("Paste a hand history (PHH)"), required=False,
         widget=forms.Textarea(attrs={"rows": 10, "dir": "ltr", "spellcheck": "false"}),
-        max_length=MAX_BYTES,
+        max_length=MAX_PASTE,
     )
-    file = forms.FileField(label=gettext_lazy("or upload a .phh file"), required=False)
+    file = forms.FileField(label=gettext_lazy("or upload a .phh file (one hand) or a .phhs file (many)"), required=False)
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
         upload = data.get("file")
         if upload is not None:
             if upload.size > MAX_BYTES:
-                raise forms.ValidationError(_("The file is too large: a hand history is at most 200 KB."))
+                raise forms.ValidationError(_("The file is too large: this page reads at most 3 MB."))
             try:
                 data["text"] = upload.read().decode("utf-8")
             except UnicodeDecodeError as exc:
@@ -51,11 +54,12 @@ def check_history(text: str) -> dict[str, Any]:
     except RulesError:
         several = None  # not TOML: the replay below says where
     if several is not None:
-        return {"error": _(
-            "This is a file of several hand histories (a .phhs file, such as a table's whole night; "
-            "hands in it: %(n)s). This page checks one hand: paste one hand's history (each hand has "
-            "its own PHH download), or check them all at once with: python -m rules_engine verify FILE.phhs"
-        ) % {"n": len(several)}}
+        return check_many(several)
+    return check_one(text)
+
+
+def check_one(text: str) -> dict[str, Any]:
+    """One hand: its game, each player's start and end, and its deck commitment's verdict."""
     try:
         summary = notation.replay_summary(text, verbose=True)
         parsed = notation.parse_phh(text)
@@ -76,6 +80,39 @@ def check_history(text: str) -> dict[str, Any]:
     return out
 
 
+def _net(start: Any, end: Any) -> int | float | None:
+    """What a player won or lost in a hand (None where the history's stacks are not numbers)."""
+    if isinstance(start, bool) or isinstance(end, bool) or not all(isinstance(v, int | float) for v in (start, end)):
+        return None
+    return end - start
+
+
+def check_many(hands: list[tuple[str, str]]) -> dict[str, Any]:
+    """Each hand of a .phhs file checked as the one-hand page checks it, one row a hand, and a
+    verdict over them all. A hand that does not replay is a row with its error, not the end."""
+    if not hands:
+        return {"error": _("This file holds no hand.")}
+    if len(hands) > MAX_HANDS:
+        return {"error": _(
+            "This file holds %(n)s hands; this page checks at most %(most)s at once. Check the whole "
+            "file with: python -m rules_engine verify FILE.phhs"
+        ) % {"n": len(hands), "most": MAX_HANDS}}
+    rows = []
+    for name, text in hands:
+        one = check_one(text)
+        row: dict[str, Any] = {"name": name, "error": one.get("error")}
+        if not row["error"]:
+            nets = [_net(start, end) for start, end in one["stacks"]]
+            row.update(game=one["game"], variant=one["variant"], fairness=one["fairness"],
+                       nets=[(f"p{i}", n) for i, n in enumerate(nets, 1) if n])
+        rows.append(row)
+    unreadable = sum(1 for r in rows if r["error"])
+    broken = sum(1 for r in rows if not r["error"] and r["fairness"] is not None and not r["fairness"].ok)
+    unsealed = sum(1 for r in rows if not r["error"] and r["fairness"] is None)
+    return {"hands": rows, "count": len(rows), "unreadable": unreadable, "broken": broken, "unsealed": unsealed,
+            "all_good": not (unreadable or broken or unsealed)}
+
+
 def check_page(request: HttpRequest) -> HttpResponse:
     result = None
     if request.method == "POST":
@@ -84,6 +121,7 @@ def check_page(request: HttpRequest) -> HttpResponse:
             result = check_history(form.cleaned_data["text"])
     else:
         form = HistoryForm()
-    status = 400 if (request.method == "POST" and (form.errors or (result and result.get("error")))) else 200
+    failed = bool(result and (result.get("error") or result.get("unreadable") or result.get("broken")))
+    status = 400 if (request.method == "POST" and (form.errors or failed)) else 200
     template = "tables/check_history.html#result" if request.htmx else "tables/check_history.html"
     return render(request, template, {"form": form, "result": result}, status=200 if request.htmx else status)

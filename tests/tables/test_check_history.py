@@ -71,7 +71,7 @@ def test_hostile_histories_get_clear_errors_never_a_crash(client: Client) -> Non
     for bad in _mutations(text, rng):
         res = client.post("/hands/check/", {"text": bad})
         assert res.status_code in (200, 400), bad[:60]
-    too_big = SimpleUploadedFile("big.phh", b"x" * 300_000)
+    too_big = SimpleUploadedFile("big.phh", b"x" * 3_000_001)
     res = client.post("/hands/check/", {"file": too_big})
     assert res.status_code == 400 and "too large" in res.content.decode()
     binary = SimpleUploadedFile("bin.phh", bytes(range(256)))
@@ -80,12 +80,54 @@ def test_hostile_histories_get_clear_errors_never_a_crash(client: Client) -> Non
     assert client.post("/hands/check/", {}).status_code == 400
 
 
-def test_a_file_of_several_hands_is_sent_to_the_command_line(client: Client) -> None:
+def test_a_file_of_several_hands_is_checked_hand_by_hand(client: Client) -> None:
+    """A table's .phhs download checks on this page: a row a hand, and a verdict over them all."""
     from rules_engine.notation import join_phhs
 
-    text = _history()
-    several = "".join(join_phhs([(1, text), (2, text)]))
+    table, _users = seated_table(n=3)
+    first = hand_history_text(hand=play_passively(table), user=None)
+    second = hand_history_text(hand=play_passively(table), user=None)
+    several = "".join(join_phhs([(1, first), (2, second)]))
     res = client.post("/hands/check/", {"text": several})
     body = res.content.decode()
-    assert res.status_code == 400 and "hands in it: 2" in body and "python -m rules_engine verify FILE.phhs" in body
-    assert "The deck commitment holds" not in body
+    assert res.status_code == 200
+    assert "All 2 hands replay by the rules, and every deck commitment holds." in body
+    assert body.count('<tr class="is-bad"') == 0 and body.count("<td dir=\"ltr\">1</td>") == 1
+    # Uploaded as the table page gives it, the same.
+    upload = SimpleUploadedFile("hands.phhs", several.encode(), content_type="application/toml")
+    res = client.post("/hands/check/", {"file": upload}, HTTP_HX_REQUEST="true")
+    assert res.status_code == 200 and "All 2 hands" in res.content.decode()
+
+
+def test_a_bad_hand_in_a_file_is_named_and_the_others_still_checked(client: Client) -> None:
+    import tomllib
+
+    from rules_engine.notation import join_phhs
+
+    table, _users = seated_table(n=3)
+    good = hand_history_text(hand=play_passively(table), user=None)
+    tampered = hand_history_text(hand=play_passively(table), user=None)
+    reveal = tomllib.loads(tampered)["_deck_reveal"][0]
+    tampered = tampered.replace(reveal, reveal[:-1] + ("1" if reveal[-1] == "0" else "0"))
+    broken = good.replace('"p1 cc"', '"p1 zz"', 1) if '"p1 cc"' in good else good.replace("actions = [", "actions = [\n  \"p9 cc\",", 1)
+    several = "".join(join_phhs([(7, good), (8, tampered), (9, broken)]))
+    res = client.post("/hands/check/", {"text": several})
+    body = res.content.decode()
+    assert res.status_code == 400
+    assert "3 hands checked." in body
+    assert "1 does not replay by the rules." in body and "1 fails its deck check." in body
+    assert body.count('<tr class="is-bad"') == 2
+    assert "every deck commitment holds" not in body
+
+
+def test_a_file_of_too_many_hands_is_sent_to_the_command_line(client: Client) -> None:
+    from rules_engine.notation import join_phhs
+    from tables.views_replay import MAX_HANDS
+
+    text = _history()
+    several = "".join(join_phhs([(i, text) for i in range(1, MAX_HANDS + 2)]))
+    upload = SimpleUploadedFile("night.phhs", several.encode())
+    res = client.post("/hands/check/", {"file": upload})
+    body = res.content.decode()
+    assert res.status_code == 400 and f"holds {MAX_HANDS + 1} hands" in body
+    assert "python -m rules_engine verify FILE.phhs" in body and "<tbody>" not in body
