@@ -25,6 +25,7 @@ from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language, gettext_noop
 
+from tables.presenter import action_label
 from tables.stakes import stakes_text
 from tables.templatetags.table_cards import (
     _drawing,
@@ -242,7 +243,8 @@ def _panel(get: Any, phase: Any, arranging: Any) -> str:
     out.append("\n      ")
     for a in get("actions") or ():
         kind, key = _v(a["kind"]), a.get("key", "")
-        out.append(f'\n        <button type="button" class="act act--{kind}" data-action="{kind}" data-key="{_v(key)}">'
+        amount = f' data-amount="{_v(a["amount"])}"' if kind == "call" else ""  # matched by a "Call n" picked before the turn
+        out.append(f'\n        <button type="button" class="act act--{kind}" data-action="{kind}"{amount} data-key="{_v(key)}">'
                    f'{_v(a["label"])}{f" <kbd>{_v(str(key).upper())}</kbd>" if key else ""}</button>\n      ')
     out.append("\n      ")
     sized = get("sized")
@@ -268,10 +270,17 @@ def _panel(get: Any, phase: Any, arranging: Any) -> str:
     out.append("\n      ")
     if phase == "arrange" and get("arranged"):
         out.append(f'<p class="panel__hint">{_t("Your arrangement is in. Waiting for the others.")}</p>')
-    if get("pre_actions"):
-        out.append(f'<span class="pre" role="group" aria-label="{_t(_PRE)}">'
-                   f'<button type="button" class="pre__btn" data-pre="check_fold" aria-pressed="false">{_t(_CHECK_FOLD)}</button>'
-                   f'<button type="button" class="pre__btn" data-pre="check" aria-pressed="false">{_t("Check")}</button></span>')
+    pre = get("pre_actions")
+    if pre:
+        out.append(f'<span class="pre" role="group" aria-label="{_t(_PRE)}">')
+        if pre.get("call"):  # facing a bet: fold, or call this much (not "any")
+            call = pre["call"]
+            out.append(f'<button type="button" class="pre__btn" data-pre="check_fold" aria-pressed="false">{_t("Fold")}</button>'
+                       f'<button type="button" class="pre__btn" data-pre="call" data-amount="{call}" aria-pressed="false">'
+                       f'{_v(action_label("call", call))}</button></span>')
+        else:
+            out.append(f'<button type="button" class="pre__btn" data-pre="check_fold" aria-pressed="false">{_t(_CHECK_FOLD)}</button>'
+                       f'<button type="button" class="pre__btn" data-pre="check" aria-pressed="false">{_t("Check")}</button></span>')
     if get("can_show"):
         out.append(f'<button type="button" class="act act--quiet act--show" data-action="show_cards">{_t(_SHOW)}</button>')
     choice = get("bb_choice")

@@ -347,12 +347,25 @@ def shown_after_section(hand: Any, state: Any, names: list[str]) -> Any:
     return section
 
 
-def _pre_actions(view: dict[str, Any] | None, me: int | None) -> bool:
-    """Whether the viewer, dealt into a hand being bet, is waiting for their turn with chips behind."""
+def _pre_actions(view: dict[str, Any] | None, me: int | None) -> dict[str, int] | None:
+    """Whether the viewer, dealt into a hand being bet, is waiting for their turn with chips
+    behind; if so ``{"call": n}``, the chips a call would put in as the bets stand now (0: nothing
+    to call). The page offers "Check/fold" and "Check" with nothing to call, "Fold" and "Call n"
+    facing a bet. The engine says the call when the turn comes; a "Call n" picked meanwhile is
+    sent only if that call is still n (static/js/table.js). ``n`` is worked out from the bets on
+    the table (a rare engine rule, such as a short big blind's, may make the real call differ:
+    then the choice is not sent and the player decides)."""
     if view is None or me is None or view["phase"] in ("over", "arrange"):
-        return False
-    p = view["players"][me]
-    return bool(not p["folded"] and not p["all_in"] and me not in (view.get("actors") or []))
+        return None
+    players = view["players"]
+    p = players[me]
+    if p["folded"] or p["all_in"] or me in (view.get("actors") or []):
+        return None
+    bets = [q.get("bet") for q in players if not q.get("folded")]
+    stack, mine = p.get("stack"), p.get("bet")
+    if not all(isinstance(b, int) and not isinstance(b, bool) for b in [*bets, stack, mine]):
+        return {"call": 0}  # units, not chips (Baseball): the two plain choices
+    return {"call": max(0, min(max(bets) - mine, stack))}
 
 
 def _shown(hand: Any, state: Any) -> set[int]:

@@ -166,22 +166,31 @@
     return tpl.replace("{n}", String(no + 1)).replace("{name}", after);
   }
 
-  // "Check/fold" or "Check" picked before the turn: sent when the turn comes, if it still fits
-  // (a check where checking is allowed; else, for check/fold, a fold). It is for this hand's next
-  // decision only: it goes once used, when it no longer fits, or when the hand changes.
-  var pre = null, preHand = null;
+  // "Check/fold", "Check" or "Call n" picked before the turn: sent when the turn comes, if it
+  // still fits (a check where checking is allowed, else, for check/fold, a fold; a call only if
+  // the call is still n). It is for this hand's next decision only: it goes once used, when it
+  // no longer fits (a bet makes "Check" go, a raise changes "Call n"), or when the hand changes.
+  var pre = null, preAmount = null, preHand = null;
   function handKey() { var c = root.querySelector(".commitment code"); return c ? c.getAttribute("title") : ""; }
   function markPre() {
+    var group = root.querySelector(".pre");
+    if (pre && group) {  // still waiting for the turn: is the choice still on offer, as it was?
+      var still = group.querySelector('[data-pre="' + pre + '"]');
+      if (!still || (pre === "call" && still.getAttribute("data-amount") !== preAmount)) pre = preAmount = null;
+    }
     var btns = root.querySelectorAll("[data-pre]");
     for (var i = 0; i < btns.length; i++) btns[i].setAttribute("aria-pressed", btns[i].getAttribute("data-pre") === pre ? "true" : "false");
   }
   function usePreAction(msg) {
-    if (pre && handKey() !== preHand) pre = null;
+    if (pre && handKey() !== preHand) pre = preAmount = null;
     if (pre && msg.my_turn && !root.querySelector("[data-draw]")) {
-      var kind = pre, check = root.querySelector(".panel .act--check"), fold = root.querySelector(".panel .act--fold");
-      pre = null;
+      var kind = pre, amount = preAmount, check = root.querySelector(".panel .act--check"),
+        fold = root.querySelector(".panel .act--fold"), call = root.querySelector(".panel .act--call");
+      pre = preAmount = null;
       var sent = false;
-      if (check) sent = send({ action: "check" });
+      if (kind === "call") {
+        if (call && call.getAttribute("data-amount") === amount) sent = send({ action: "call" });
+      } else if (check) sent = send({ action: "check" });
       else if (kind === "check_fold" && fold) sent = send({ action: "fold" });
       markPre();
       return sent;
@@ -401,6 +410,7 @@
       ev.preventDefault();
       var kind = preBtn.getAttribute("data-pre");
       pre = pre === kind ? null : kind;
+      preAmount = pre ? preBtn.getAttribute("data-amount") : null;
       preHand = handKey();
       markPre();
       return;

@@ -704,6 +704,56 @@ def test_check_or_fold_picked_before_the_turn_is_sent_when_it_comes(browser: Any
         page.context.close()
 
 
+def test_call_picked_before_the_turn_is_sent_only_while_the_call_is_the_same(browser: Any, classic_server: str, screenshot: Any) -> None:
+    """Three-handed Hold'em. Before the flop the small blind, facing the big blind, picks "Call 5"
+    while the button decides; the button calls and the small blind's call goes by itself. On the
+    flop the button picks "Call 10" against the small blind's bet; the big blind raises, so the
+    button's choice goes (the call is 20 now) and nothing is sent for it: the button decides."""
+    tag = uuid.uuid4().hex[:5]
+    pages = [_sign_up(browser, classic_server, f"{n}{tag}", DESKTOP) for n in ("nia", "oto", "pia")]
+    _sit_everyone(pages, _open_table(pages[0], classic_server, "NT", f"call {tag}", seats=3))
+    for page in pages:
+        page.wait_for_selector(".felt.phase-preflop .seat--acting", timeout=15_000)
+
+    def role(title: str) -> Any:
+        return next(p for p in pages if p.locator(f'.seat--me abbr[title="{title}"]').count())
+
+    sb, bb = role("Small blind"), role("Big blind")
+    button = next(p for p in pages if p is not sb and p is not bb)
+    assert button.locator(".seat--me.seat--acting").count() == 1
+    call = sb.locator('[data-pre="call"]')
+    assert call.inner_text().strip() == "Call 5" and sb.locator('[data-pre="check_fold"]').inner_text().strip() == "Fold"
+    call.click()
+    assert call.get_attribute("aria-pressed") == "true"
+    screenshot(sb, "pre-call")
+    button.click(".act--call")
+    # Nobody clicks for the small blind: its call of 5 goes, and the turn is the big blind's.
+    bb.wait_for_selector(".seat--me.seat--acting .act--check, .panel .act--check", timeout=10_000)
+    for page in pages:
+        page.wait_for_function("() => [...document.querySelectorAll('.seat__bet')].map(e => e.textContent.replace(/\\D/g, '')).join() === '10,10,10'",
+                               timeout=10_000)
+    bb.click(".panel .act--check")
+    for page in pages:
+        page.wait_for_selector(".felt.phase-flop", timeout=10_000)
+    # The flop: the small blind bets 10; the button picks "Call 10" while the big blind decides.
+    sb.wait_for_selector("[data-sized-go]", timeout=10_000)
+    sb.click("[data-sized-go]")
+    bb.wait_for_selector("[data-sized-go]", timeout=10_000)
+    later = button.locator('[data-pre="call"]')
+    button.wait_for_function("() => { const b = document.querySelector('[data-pre=\"call\"]'); return b && b.dataset.amount === '10'; }",
+                             timeout=10_000)
+    later.click()
+    assert later.get_attribute("aria-pressed") == "true"
+    bb.click("[data-sized-go]")  # the smallest raise: to 20
+    button.wait_for_selector(".panel .act--call", timeout=10_000)
+    assert button.locator(".panel .act--call").get_attribute("data-amount") == "20"
+    time.sleep(1.0)  # time for a wrongly kept choice to have been sent
+    assert button.locator(".seat--me.seat--acting").count() == 1, "the button still decides"
+    assert "folded" not in button.locator(".seat--me").inner_text()
+    for page in pages:
+        page.context.close()
+
+
 def test_a_newcomer_chooses_to_post_a_big_blind(browser: Any, classic_server: str, screenshot: Any) -> None:
     """A four-seat Hold'em table where three sit: a fourth player sits down during a hand and
     waits for the big blind. Their bar offers "Post a big blind to play now"; tapping it, every

@@ -32,8 +32,9 @@ from tests.tables.helpers import (
 # The partial as templates/table.html had it before {% table_fragment %}: between
 # "{% partialdef table inline %}" and "{% endpartialdef %}", verbatim, plus the hand a flop or draw
 # player's cards make (``my_made``), the stakes and speed on the felt (``data-stakes``) and the
-# "Show my cards" button after a hand (``can_show``) and the choices before one's turn
-# (``pre_actions``), added since.
+# "Show my cards" button after a hand (``can_show``), the choices before one's turn
+# (``pre_actions``: "Fold" and "Call n" facing a bet) and the call's amount on its button
+# (``data-amount``), added since.
 PARTIAL = """
   <section class="felt family-{{ family|default:'pp' }} phase-{{ phase|default:'waiting' }}{% if arranging %} is-arranging{% endif %}{% if bb %} game-bb{% endif %}"{% if table %} data-stakes="{{ table|stakes }}" data-speed="{{ table.get_speed_display }}" data-big-blind="{{ table.big_blind|stringformat:'d' }}"{% endif %} aria-label="{% translate 'Table' %}">
     <ol class="seats">
@@ -79,7 +80,7 @@ PARTIAL = """
       {% if draw_allowed %}<p class="panel__hint">{% translate "Tap the cards you want to throw away, then draw. Draw with none picked to stand pat." %}</p>
         <button type="button" class="act act--draw" data-draw data-key="d">{% translate "Draw" %} <kbd>D</kbd></button>{% endif %}
       {% for a in actions %}
-        <button type="button" class="act act--{{ a.kind }}" data-action="{{ a.kind }}" data-key="{{ a.key }}">{{ a.label }}{% if a.key %} <kbd>{{ a.key|upper }}</kbd>{% endif %}</button>
+        <button type="button" class="act act--{{ a.kind }}" data-action="{{ a.kind }}"{% if a.kind == "call" %} data-amount="{{ a.amount }}"{% endif %} data-key="{{ a.key }}">{{ a.label }}{% if a.key %} <kbd>{{ a.key|upper }}</kbd>{% endif %}</button>
       {% endfor %}
       {% if sized %}<span class="sized" data-sized="{{ sized.kind }}">{% if sized.presets %}
         <span class="sized__presets" role="group" aria-label="{% translate 'Quick sizes' %}">{% for p in sized.presets %}<button type="button" class="sized__preset" data-size-preset="{{ p.amount }}" aria-pressed="false">{{ p.label }}</button>{% endfor %}</span>{% endif %}
@@ -87,7 +88,7 @@ PARTIAL = """
         <input type="number" min="{{ sized.min }}" max="{{ sized.max }}" value="{{ sized.min }}" inputmode="numeric" aria-label="{% translate 'Amount' %}" data-size-input>
         <button type="button" class="act act--{{ sized.kind }}" data-sized-go data-key="{{ sized.key }}">{% if sized.kind == "bet" %}{% translate "Bet" %}{% else %}{% translate "Raise to" %}{% endif %} <span data-size-show>{{ sized.min|chips }}</span>{% if sized.key %} <kbd>{{ sized.key|upper }}</kbd>{% endif %}</button>
       </span>{% endif %}
-      {% if phase == "arrange" and arranged %}<p class="panel__hint">{% translate "Your arrangement is in. Waiting for the others." %}</p>{% endif %}{% if pre_actions %}<span class="pre" role="group" aria-label="{% translate 'Before your turn' %}"><button type="button" class="pre__btn" data-pre="check_fold" aria-pressed="false">{% translate "Check/fold" %}</button><button type="button" class="pre__btn" data-pre="check" aria-pressed="false">{% translate "Check" %}</button></span>{% endif %}{% if can_show %}<button type="button" class="act act--quiet act--show" data-action="show_cards">{% translate "Show my cards" %}</button>{% endif %}
+      {% if phase == "arrange" and arranged %}<p class="panel__hint">{% translate "Your arrangement is in. Waiting for the others." %}</p>{% endif %}{% if pre_actions %}<span class="pre" role="group" aria-label="{% translate 'Before your turn' %}">{% if pre_actions.call %}<button type="button" class="pre__btn" data-pre="check_fold" aria-pressed="false">{% translate "Fold" %}</button><button type="button" class="pre__btn" data-pre="call" data-amount="{{ pre_actions.call }}" aria-pressed="false">{% blocktranslate with amount=pre_actions.call|chips %}Call {{ amount }}{% endblocktranslate %}</button></span>{% else %}<button type="button" class="pre__btn" data-pre="check_fold" aria-pressed="false">{% translate "Check/fold" %}</button><button type="button" class="pre__btn" data-pre="check" aria-pressed="false">{% translate "Check" %}</button></span>{% endif %}{% endif %}{% if can_show %}<button type="button" class="act act--quiet act--show" data-action="show_cards">{% translate "Show my cards" %}</button>{% endif %}
       <span class="panel__spacer"></span>
       {% if on_break %}
         <button type="button" class="act act--back" data-action="im_back">{% translate "I'm back" %}</button>
@@ -336,3 +337,35 @@ def test_the_choices_before_ones_turn_go_to_players_waiting_in_the_betting_only(
     services.table_act(table_id=table.id, user=user_for_index(hand, actor), message={"action": "fold", "version": table.version})
     table.refresh_from_db()
     assert "data-pre" not in render_table(selectors.table_context(table_id=table.id, user=user_for_index(hand, actor)))
+
+
+@pytest.mark.django_db(transaction=True)
+def test_facing_a_bet_the_choices_are_fold_and_call_that_much() -> None:
+    """Three-handed Hold'em before the flop: the small blind, facing the big blind, is offered
+    "Fold" and "Call 5" (the chips its call would put in, as the turn's own call button says);
+    the big blind, with nothing to call, "Check/fold" and "Check". After a raise to 30, the big
+    blind (the small blind's turn now) is offered "Call 20", and the small blind's turn has a
+    call button of 25 that says so in ``data-amount``, which the page matches."""
+    import re
+
+    table, users = seated_table(n=3, game="NT")
+    hand, state = current_state(table)
+    view = state.view_for(None)
+    bets = [p["bet"] for p in view["players"]]
+    sb, bb = bets.index(table.small_blind), bets.index(table.big_blind)
+    actor = state.actors()[0]
+    assert actor not in (sb, bb)
+
+    def pre(i: int) -> list[tuple[str, str | None, str]]:
+        html = render_table(selectors.table_context(table_id=table.id, user=user_for_index(hand, i)))
+        return [(m[0], m[1] or None, m[2]) for m in re.findall(
+            r'data-pre="(\w+)"(?: data-amount="(\d+)")? aria-pressed="false">([^<]+)<', html)]
+
+    assert pre(sb) == [("check_fold", None, "Fold"), ("call", "5", "Call 5")]
+    assert pre(bb) == [("check_fold", None, "Check/fold"), ("check", None, "Check")]
+    services.table_act(table_id=table.id, user=user_for_index(hand, actor), message={"action": "raise", "amount": 30, "version": table.version})
+    table.refresh_from_db()
+    assert pre(sb) == []
+    assert pre(bb) == [("check_fold", None, "Fold"), ("call", "20", "Call 20")]
+    html = render_table(selectors.table_context(table_id=table.id, user=user_for_index(hand, sb)))
+    assert 'data-action="call" data-amount="25"' in html
