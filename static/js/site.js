@@ -13,6 +13,22 @@
     select.form.submit();
   });
 
+  // The four-colour deck: a box on the table page turns it on and off for every page in this
+  // browser (base.html applies the choice before the page is drawn, so nothing flickers).
+  function syncDeckBoxes() {
+    var boxes = document.querySelectorAll("[data-deck-four]"), on = document.documentElement.classList.contains("deck-four");
+    for (var i = 0; i < boxes.length; i++) boxes[i].checked = on;
+  }
+  document.addEventListener("change", function (event) {
+    var box = event.target;
+    if (!box || !box.hasAttribute || !box.hasAttribute("data-deck-four")) return;
+    document.documentElement.classList.toggle("deck-four", box.checked);
+    try { window.localStorage.setItem("pp-deck", box.checked ? "four" : "two"); } catch (e) { /* private mode */ }
+    syncDeckBoxes();
+  });
+  syncDeckBoxes();
+  document.addEventListener("htmx:load", syncDeckBoxes);
+
   // "Copy" next to a text to take away (a session's results for the group's chat): the text
   // goes to the clipboard and the button says so for a moment.
   document.addEventListener("click", function (event) {

@@ -754,6 +754,36 @@ def test_call_picked_before_the_turn_is_sent_only_while_the_call_is_the_same(bro
         page.context.close()
 
 
+def test_the_four_colour_deck_is_chosen_once_for_every_page(browser: Any, classic_server: str, screenshot: Any) -> None:
+    """A watcher ticks "Four-colour deck" at a table: diamonds turn blue and clubs green there and
+    on the other pages with cards (the hand reader), and the choice is still on after a reload;
+    unticked, the deck is red and black again."""
+    tag = uuid.uuid4().hex[:5]
+    host, watcher = (_sign_up(browser, classic_server, f"{n}{tag}", size) for n, size in (("qin", DESKTOP), ("ray", PHONE)))
+    url = _open_table(host, classic_server, "NT", f"deck {tag}", seats=2)
+    watcher.goto(url)
+    box = watcher.locator("#deck-four")
+    assert not box.is_checked()
+    box.check()
+    assert watcher.evaluate("document.documentElement.classList.contains('deck-four')")
+    watcher.reload()
+    assert watcher.locator("#deck-four").is_checked()
+    colour = "sel => getComputedStyle(document.querySelector(sel)).color"
+    watcher.goto(classic_server + "/hand/?game=omaha&hand=AdKcQhJs&board=2d3c4h5s9d")
+    watcher.wait_for_selector('.card[data-card="Ad"] .card__face')
+    assert watcher.evaluate(colour, '.card[data-card="Ad"] .card__face') == "rgb(31, 95, 196)"
+    assert watcher.evaluate(colour, '.card[data-card="Kc"] .card__face') == "rgb(30, 123, 52)"
+    assert watcher.evaluate(colour, '.card[data-card="Qh"] .card__face') == "rgb(198, 40, 40)"
+    screenshot(watcher, "four-colour-deck")
+    watcher.goto(url)
+    watcher.locator("#deck-four").uncheck()
+    watcher.goto(classic_server + "/hand/?game=omaha&hand=AdKcQhJs&board=2d3c4h5s9d")
+    assert watcher.evaluate(colour, '.card[data-card="Ad"] .card__face') == "rgb(198, 40, 40)"
+    assert watcher.evaluate(colour, '.card[data-card="Kc"] .card__face') == "rgb(27, 27, 27)"
+    for page in (host, watcher):
+        page.context.close()
+
+
 def test_a_newcomer_chooses_to_post_a_big_blind(browser: Any, classic_server: str, screenshot: Any) -> None:
     """A four-seat Hold'em table where three sit: a fourth player sits down during a hand and
     waits for the big blind. Their bar offers "Post a big blind to play now"; tapping it, every
