@@ -3,7 +3,8 @@
 `make run` needs nothing but Python, yet timers must fire: the same Celery tasks that a worker
 process runs in the Redis mode run here in a worker thread (celery's own test worker controller,
 solo pool). A small thread also runs the sweep every few seconds and once at start-up, so a
-deadline that passed while the server was down is applied as soon as it is back.
+deadline that passed while the server was down is applied as soon as it is back; every ten
+minutes it also closes the public tables players opened and left empty for a day.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import time
 log = logging.getLogger("tables.embedded")
 
 SWEEP_EVERY = 2.0
+TIDY_EVERY = 600.0  # the idle public tables' closing (tables.services.close_idle_public_tables)
 _started = False
 _lock = threading.Lock()
 
@@ -49,12 +51,16 @@ def _worker() -> None:
 def _sweeper() -> None:
     from django.db import close_old_connections
 
-    from tables.services import table_sweep
+    from tables.services import close_idle_public_tables, table_sweep
 
+    tidied = 0.0
     while True:
         try:
             close_old_connections()
             table_sweep()
+            if time.monotonic() - tidied >= TIDY_EVERY:  # as the beat's "close-idle-public-tables"
+                tidied = time.monotonic()
+                close_idle_public_tables()
         except Exception:
             log.exception("sweep failed")
         time.sleep(SWEEP_EVERY)

@@ -207,7 +207,9 @@ def _render_table(context: Any) -> SafeString:
                 out.append(f'<p class="muted next-hand">{_t("Next hand in a moment…")} {_CLOCK}</p>')
         out.append("\n    ")
     else:
-        if _get(table, "status") == "paused":  # a host's pause, not a lack of players
+        if _get(table, "status") == "closed":  # a host closed it, or it stood empty for a day
+            out.append(f'\n    <p class="waiting muted" data-table-closed>{_t("This table is closed.")}</p>\n    ')
+        elif _get(table, "status") == "paused":  # a host's pause, not a lack of players
             out.append(f'\n    <p class="waiting muted">{_t(_PAUSED)}</p>\n    ')
         elif _get(table, "next_hand_at"):
             out.append(f'\n    <p class="waiting">{_t("The first hand is dealt in")} {_CLOCK}</p>\n    \n    ')

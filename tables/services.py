@@ -1097,6 +1097,43 @@ def table_sweep(*, now: dt.datetime | None = None) -> int:
     return done
 
 
+IDLE_PUBLIC_TABLE = dt.timedelta(hours=24)
+
+
+def close_idle_public_tables(*, now: dt.datetime | None = None, idle: dt.timedelta = IDLE_PUBLIC_TABLE) -> int:
+    """Close every public table a player opened that has had nobody seated and no hand dealt for
+    ``idle`` (a day): the lobby keeps to tables in use. The site's own tables (the ladder's and the
+    demo's, opened by nobody) stay, and so do private and club tables (their hosts close them).
+    A closed table keeps its hands and their pages. Returns how many were closed."""
+    from django.db.models import Exists, OuterRef, Q, Subquery
+
+    cutoff = (now or timezone.now()) - idle
+    last_hand = Hand.objects.filter(table=OuterRef("pk")).order_by("-started").values("started")[:1]
+    idle_ids = list(
+        Table.objects.filter(is_public=True, club__isnull=True, created_by__isnull=False,
+                             status=Table.Status.OPEN, created__lt=cutoff)
+        .exclude(Exists(Seat.objects.filter(table=OuterRef("pk"))))
+        .annotate(last_hand=Subquery(last_hand))
+        .filter(Q(last_hand__isnull=True) | Q(last_hand__lt=cutoff))
+        .values_list("id", flat=True)
+    )
+    closed = 0
+    for table_id in idle_ids:
+        with transaction.atomic():
+            table = _lock_table(table_id)
+            # Looked at again under the lock: someone may have sat down since the query.
+            if table.status != Table.Status.OPEN or Seat.objects.filter(table=table).exists() \
+                    or _current_hand(table) is not None:
+                continue
+            _close(table)
+            _bump(table)
+            closed += 1
+    if closed:
+        log.info("closed %s idle public tables", closed)
+        transaction.on_commit(_lobby_changed)
+    return closed
+
+
 def _schedule_expiry(table: Table, hand: Hand) -> None:
     if hand.deadline is not None:
         _schedule_at(table, hand.deadline)

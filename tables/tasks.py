@@ -51,3 +51,10 @@ def expire_clock(table_id: int, version: int | None, due: str | None = None) -> 
 def sweep() -> int:
     """Expire deadlines that passed while no timer fired."""
     return services.table_sweep()
+
+
+@shared_task(name="tables.close_idle", ignore_result=True)
+@_connections_as_a_request
+def close_idle() -> int:
+    """Close the public tables players opened and left empty for a day."""
+    return services.close_idle_public_tables()

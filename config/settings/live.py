@@ -61,6 +61,7 @@ CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 # In the Redis mode the worker's beat runs the sweep; the embedded mode has its own sweeper thread.
 CELERY_BEAT_SCHEDULE = {
     "sweep-missed-timers": {"task": "tables.sweep", "schedule": 2.0},
+    "close-idle-public-tables": {"task": "tables.close_idle", "schedule": 600.0},
 }
 
 # Clock overrides for tests and demos (seconds); unset means the speeds of GAMES.md.
