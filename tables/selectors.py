@@ -565,3 +565,37 @@ def deck_disclosure(*, phh_text: str) -> list[dict[str, Any]]:
         r = revealed.get(i)
         rows.append({"position": i, "leaf": leaf, "card": str(r.card) if r else "", "salt": r.salt if r else ""})
     return rows
+
+
+def table_ledger(*, table: Any) -> dict[str, Any]:
+    """Who brought how much to a table and who is up, as home games settle at the end of a night
+    (PokerNow's "ledger"): per player, the chips bought in (first buy-in and every "Add chips"),
+    the chips taken away on standing up, what is on the table now if seated, and the net of every
+    finished hand. All of it read from the chips ledger (``club.models.LedgerEntry``), so it adds
+    up: bought in + net = taken away + on the table, and the nets plus the rake sum to zero."""
+    from django.contrib.auth import get_user_model
+    from django.db.models import Sum
+
+    from club.models import LedgerEntry
+    from tables.models import Seat
+
+    kinds = LedgerEntry.Kind
+    totals: dict[int, dict[str, int]] = {}
+    for row in (LedgerEntry.objects.filter(account=f"table:{table.id}", user__isnull=False)
+                .values("user", "kind").annotate(total=Sum("amount"))):
+        totals.setdefault(row["user"], {})[row["kind"]] = int(row["total"] or 0)
+    seated = set(Seat.objects.filter(table=table).values_list("user_id", flat=True))
+    users = {u.pk: u for u in get_user_model().objects.filter(pk__in=totals).select_related("profile")}
+    rows = []
+    for user_id, by_kind in totals.items():
+        bought = by_kind.get(kinds.BUY_IN, 0)
+        left = -by_kind.get(kinds.CASH_OUT, 0)
+        net = by_kind.get(kinds.HAND, 0)
+        rows.append({
+            "user_id": user_id, "name": _display_name(users[user_id]), "bought": bought, "left": left,
+            "on_table": bought + net - left if user_id in seated else None, "net": net,
+        })
+    rows.sort(key=lambda r: (-r["net"], r["name"].lower()))
+    rake = LedgerEntry.objects.filter(kind=kinds.RAKE, table_id=table.id).aggregate(total=Sum("amount"))["total"] or 0
+    return {"rows": rows, "rake": int(rake), "hands": table.hands.filter(ended__isnull=False).count()}
+

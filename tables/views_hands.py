@@ -1,4 +1,5 @@
-"""Finished hands at a table: a page per hand, its PHH download, and all of them in one file."""
+"""Finished hands at a table: a page per hand, its PHH download, all of them in one file, and
+the table's ledger (who bought in for how much, and who is up)."""
 
 from __future__ import annotations
 
@@ -74,3 +75,22 @@ def table_hands_phhs(request: HttpRequest, table_id: int) -> HttpResponse:
     response = HttpResponse(text, content_type="application/toml; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="table{table_id}-hands.phhs"'
     return response
+
+
+def table_ledger(request: HttpRequest, table_id: int) -> HttpResponse:
+    """The table's ledger, for whoever may watch the table. Baseball plays for units and has its
+    standings instead."""
+    from django.shortcuts import get_object_or_404, redirect
+    from django.template.loader import render_to_string
+
+    from tables.models import Table
+
+    _require_watcher(request, table_id)
+    table = get_object_or_404(Table, id=table_id)
+    if table.game == "BB":
+        return redirect("table_standings", table_id=table.id)
+    context = {"table": table, "game_label": selectors.game_name(table.game), **selectors.table_ledger(table=table)}
+    if context["rows"]:
+        context["share_text"] = render_to_string("tables/_ledger_text.txt", context, request=request).strip()
+    return render(request, "tables/ledger.html", context)
+
