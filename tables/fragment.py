@@ -73,20 +73,26 @@ def _terms(table: Any) -> str:
     line saying what a host's change waiting for the hand's end will be."""
     if table is None or _get(table, "big_blind") is None:
         return ""
+    from tables.selectors import game_name
+
     game, small, big, speed = _get(table, "game"), _get(table, "small_blind"), _get(table, "big_blind"), _get(table, "speed")
     return (f' data-stakes="{_v(stakes_text(game, small, big))}" data-speed="{_t(_SPEEDS.get(speed, speed))}"'
-            f' data-big-blind="{_v(str(big))}"')
+            f' data-big-blind="{_v(str(big))}" data-game="{_v(game_name(game))}"')
 
 
 def _next_terms(table: Any) -> str:
     if table is None:
         return ""
-    big, speed = _get(table, "next_big_blind"), _get(table, "next_speed")
-    if big is None and not speed:
+    from tables.selectors import game_name
+
+    big, speed, game = _get(table, "next_big_blind"), _get(table, "next_speed"), _get(table, "next_game")
+    if big is None and not speed and not game:
         return ""
     parts = []
+    if game:  # dealer's choice
+        parts.append(game_name(game))
     if big is not None:
-        parts.append(stakes_text(_get(table, "game"), _get(table, "next_small_blind"), big))
+        parts.append(stakes_text(game or _get(table, "game"), _get(table, "next_small_blind"), big))
     if speed:
         parts.append(_t(_SPEEDS.get(speed, speed)))
     return f'<p class="muted next-terms">{_bt(_NEXT_TERMS, terms=" · ".join(parts))}</p>'

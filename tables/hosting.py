@@ -1,5 +1,5 @@
-"""A host's controls at a table: pause and resume, seat requests, sitting a player out, closing
-the table. A club table's hosts are its club's hosts (and owner); a private table's host is whoever
+"""A host's controls at a table: pause and resume, seat requests, sitting a player out, the
+stakes and speed, the game dealt next (dealer's choice), closing the table. A club table's hosts are its club's hosts (and owner); a private table's host is whoever
 opened it; a public table has none. Each checks that ``by`` hosts the table, then does one thing.
 
 The table's own writers (``tables.services``) do the work; these add who may ask for it.
@@ -101,6 +101,57 @@ def table_host_terms(*, table_id: int, by: Any, small_blind: Any = None, big_bli
             when = "now"
         else:
             hotsql.save(table, services._TERMS)
+        services._bump(table)
+    return when
+
+
+def games_for(table: Table) -> list[str]:
+    """The games a host may deal next at ``table`` (dealer's choice): every live game but
+    Baseball (it plays for units, in sessions of its own) that seats as many as the table has
+    seats. Baseball's own tables keep their game."""
+    from tables.models import LIVE_GAMES
+
+    if table.game == "BB":
+        return []
+    out = []
+    for code in sorted(LIVE_GAMES):
+        if code == "BB":
+            continue
+        if code == "PP":
+            fits = table.max_seats in (2, 3)
+        else:
+            variant = services._variant_or_none(code)
+            fits = variant is not None and getattr(variant, "MIN_PLAYERS", 2) <= table.max_seats <= getattr(variant, "MAX_PLAYERS", 3)
+        if fits:
+            out.append(code)
+    return out
+
+
+def table_host_game(*, table_id: int, by: Any, game: Any) -> str:
+    """Deal ``game`` from the next hand on (at once between hands): dealer's choice. The stakes,
+    speed, seats and stacks stay; a hand being played finishes by its own game. Returns ``"now"``
+    or ``"next"``."""
+    _host_table(table_id, by)
+    with transaction.atomic():
+        table = services._lock_table(table_id)
+        if table.status == Table.Status.CLOSED or table.close_after_hand:
+            raise TableError(_("This table is closed."))
+        if table.game == "BB":
+            raise TableError(_("A Baseball table keeps its game: its sessions and units belong to it."))
+        if not isinstance(game, str) or game not in games_for(table):
+            raise TableError(_("This table cannot deal that game (it does not seat as many players)."))
+        if game == (table.next_game or table.game):
+            raise TableError(_("That game is already the one dealt next."))
+        table.next_game = "" if game == table.game else game
+        when = "next"
+        if services._current_hand(table) is None:
+            if table.next_game:
+                services._switch_game(table)
+            else:
+                hotsql.save(table, ["next_game"])
+            when = "now"
+        else:
+            hotsql.save(table, ["next_game"])
         services._bump(table)
     return when
 

@@ -61,6 +61,8 @@ class Table(models.Model):
     next_small_blind = models.PositiveIntegerField(null=True, blank=True)
     next_big_blind = models.PositiveIntegerField(null=True, blank=True)
     next_speed = models.CharField(max_length=8, blank=True, default="")
+    # A host's choice of the next game (dealer's choice), dealt from the next hand on.
+    next_game = models.CharField(max_length=8, blank=True, default="")
     version = models.BigIntegerField(default=0)
     button_seat = models.SmallIntegerField(default=-1)
     hands_played = models.PositiveIntegerField(default=0)
@@ -154,6 +156,9 @@ class SeatRequest(models.Model):
 class Hand(models.Model):
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="hands")
     number = models.PositiveIntegerField()
+    # The game this hand was dealt (a hosted table may change its game between hands: dealer's
+    # choice); its state and history are read with this game's rules, not the table's current one.
+    game = models.CharField(max_length=8, default="PP")
     # engine seat index -> [table seat_no, user id, stack at the start of the hand]
     players = models.JSONField()
     state = models.JSONField()

@@ -182,7 +182,7 @@ def _shared_reads(table: Any, hand: Any, *, hand_only: bool = False) -> dict[str
         seats = before["seats"]
     else:
         seats = list(Seat.objects.filter(table=table).select_related("user", "user__profile").order_by("seat_no"))
-    state = get_variant(table.game).from_json(hand.state) if hand is not None else None
+    state = get_variant(hand.game).from_json(hand.state) if hand is not None else None
     # The finished hands change only when a hand ends: every other version (each action inside
     # a hand, and the deal after a hand ended) takes them from the version before. The key is the
     # number of the latest finished hand (hands are numbered in order and only the latest can be
@@ -339,7 +339,7 @@ def shown_after_section(hand: Any, state: Any, names: list[str]) -> Any:
     for i in hand.shown_after:
         cards = [str(c) for c in state.hand_of(i)]
         line = Line(text=_("%(name)s shows") % {"name": names[i]})
-        if hand.table.game == "PP" and len(cards) == 12:
+        if hand.game == "PP" and len(cards) == 12:
             line.groups = [pictures(cards[k:k + 4]) for k in (0, 4, 8)]
         else:
             line.cards = pictures(cards)
@@ -490,7 +490,7 @@ def finished_hand_context(*, hand: Any, user: Any = None) -> dict[str, Any]:
     from tables.presenter import pictures, present
     from tables.story import hand_story
 
-    state = get_variant(hand.table.game).from_json(hand.state)
+    state = get_variant(hand.game).from_json(hand.state)
     view = state.view_for(None)
     if hand.shown_after:
         view = with_shown_after(view, state, hand.shown_after)
@@ -509,14 +509,14 @@ def finished_hand_context(*, hand: Any, user: Any = None) -> dict[str, Any]:
         for seat_no, user_id, _start in hand.players
     ]
     context = present(view=view, seats=seat_dicts, players=hand.players)
-    story = hand_story(game=hand.table.game, state=state, names=[names[seat_no] for seat_no, _u, _s in hand.players])
+    story = hand_story(game=hand.game, state=state, names=[names[seat_no] for seat_no, _u, _s in hand.players])
     if hand.shown_after:
         story.append(shown_after_section(hand, state, [names[seat_no] for seat_no, _u, _s in hand.players]))
     context.update({"hand": hand, "table": hand.table, "story": story, "my_cards": []})
     mine = _engine_index_of(hand, user)
     if mine is not None:
         cards = [str(c) for c in state.hand_of(mine)]
-        fours = len(cards) == 12 and hand.table.game == "PP"
+        fours = len(cards) == 12 and hand.game == "PP"
         context["my_cards"] = [pictures(cards[k:k + 4]) for k in (0, 4, 8)] if fours else [pictures(cards)]
     return context
 
@@ -530,7 +530,7 @@ def hand_history_text(*, hand: Any, user: Any) -> str:
     from rules_engine import fairness, notation
     from rules_engine.games import get_variant
 
-    state = get_variant(hand.table.game).from_json(hand.state)
+    state = get_variant(hand.game).from_json(hand.state)
     viewer = _engine_index_of(hand, user)
     text = notation.to_phh(state, hide_unshown=True, viewer=viewer)
     if not hand.deck_commitment or len(hand.deck_salts) != fairness.DECK_SIZE:

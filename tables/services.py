@@ -539,7 +539,9 @@ def _variant(table: Table) -> Any:
 
 
 def _load_state(table: Table, hand: Hand) -> Any:
-    return _variant(table).from_json(hand.state)
+    """A hand's engine state, read by the rules of the game it was dealt (``Hand.game``: a table
+    may have changed its game since)."""
+    return get_variant(hand.game).from_json(hand.state)
 
 
 def _is_legal(state: Any, idx: int, kind: str) -> bool:
@@ -856,6 +858,18 @@ def _dead_small_blinds(dealt: list[Seat], button_seat: int) -> list[int]:
     return dead
 
 
+def _switch_game(table: Table) -> None:
+    """Dealer's choice: the game a host chose is dealt from this hand on (the caller is about to
+    deal, holding the table's lock). A game without blinds deals everyone in, so nobody waits for
+    a big blind or owes a missed one any more; a game with blinds takes the button on from where
+    it was."""
+    table.game, table.next_game = table.next_game, ""
+    hotsql.save(table, ["game", "next_game"])
+    if not _blind_game(table):
+        Seat.objects.filter(table=table).update(wait_bb=False, post_bb=False, missed_bb=False, missed_sb=False)
+    transaction.on_commit(_lobby_changed)
+
+
 def _deal_soon(table: Table) -> None:
     """Set the table to deal in a few seconds if two players are ready and no deal is pending
     (the wait lets a third player sit down before the first two are dealt in)."""
@@ -880,6 +894,8 @@ def _start_hand_if_ready(table: Table) -> Hand | None:
     table.next_hand_at = None
     if table.status != Table.Status.OPEN:
         return None
+    if table.next_game and table.next_game != table.game:
+        _switch_game(table)
     ready = _ready_seats(table)
     if len(ready) < 2:
         return None
@@ -921,7 +937,7 @@ def _start_hand_if_ready(table: Table) -> Hand | None:
     state = variant.start(setup)
     number = (Hand.objects.filter(table=table).order_by("-number").values_list("number", flat=True).first() or 0) + 1
     hand = Hand.objects.create(
-        table=table, number=number, players=[[s.seat_no, s.user_id, s.units if units else int(s.stack)] for s in ready],
+        table=table, number=number, game=table.game, players=[[s.seat_no, s.user_id, s.units if units else int(s.stack)] for s in ready],
         state=state.to_json(), deck_commitment=commit.commitment, deck_salts=list(commit.salts),
     )
     _after_engine_step(table, hand, state)

@@ -204,6 +204,23 @@ def table_host_terms(request: HttpRequest, table_id: int) -> HttpResponseRedirec
 
 @require_POST
 @login_required
+def table_host_game(request: HttpRequest, table_id: int) -> HttpResponseRedirect:
+    """Dealer's choice: the host picks the game dealt from the next hand on."""
+    table = _hosted_table(request, table_id)
+    game = request.POST.get("game", "")
+    try:
+        when = hosting.table_host_game(table_id=table.id, by=request.user, game=game)
+    except services.TableError as exc:
+        messages.error(request, str(exc))
+    else:
+        name = selectors.game_name(game)
+        messages.success(request, str((_("%(game)s is dealt now.") if when == "now"
+                                       else _("%(game)s is dealt from the next hand.")) % {"game": name}))
+    return _back(table.id)
+
+
+@require_POST
+@login_required
 def table_seat_request_answer(request: HttpRequest, table_id: int, request_id: int, answer: str) -> HttpResponseRedirect:
     table = _hosted_table(request, table_id)
     if answer not in ("approve", "decline"):

@@ -349,7 +349,10 @@ def _host_panel_context(table: Table, viewer_id: int | None = None) -> dict[str,
         "units": table.game == "BB", "pending": pending,
     }
     others = [p for p in players if p["user_id"] != viewer_id]  # whom the host may stand up
-    return {"requests": requests, "players": players, "others": others, "club": table.club_id is not None, "terms": terms}
+    games = [(code, selectors.game_name(code)) for code in hosting.games_for(table)]
+    choice = {"games": games, "next": table.next_game or table.game, "pending": bool(table.next_game)} if len(games) > 1 else None
+    return {"requests": requests, "players": players, "others": others, "club": table.club_id is not None, "terms": terms,
+            "game_choice": choice}
 
 
 def _buy_in_context(request: HttpRequest, table: Table) -> dict[str, Any]:

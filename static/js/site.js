@@ -14,7 +14,7 @@
   });
 
   // The four-colour deck: a box on the table page turns it on and off for every page in this
-  // browser (base.html applies the choice before the page is drawn, so nothing flickers).
+  // browser (static/js/early.js applies the choice before the page is drawn, so nothing flickers).
   function syncDeckBoxes() {
     var boxes = document.querySelectorAll("[data-deck-four]"), on = document.documentElement.classList.contains("deck-four");
     for (var i = 0; i < boxes.length; i++) boxes[i].checked = on;

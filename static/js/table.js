@@ -199,14 +199,16 @@
     return false;
   }
 
-  // A host may change the stakes and speed (from the next hand): the picture carries the ones
-  // being played, and the page's header and buy-in boxes follow them without a reload.
+  // A host may change the stakes and speed, and the game (from the next hand): the picture
+  // carries the ones being played, and the page's header and buy-in boxes follow them without a
+  // reload.
   function followTerms() {
     var felt = root.querySelector(".felt[data-big-blind]");
     if (!felt) return;
     var set = function (sel, text) { var el = document.querySelector(sel); if (el && text && el.textContent !== text) el.textContent = text; };
     set("[data-table-stakes]", felt.getAttribute("data-stakes"));
     set("[data-table-speed]", felt.getAttribute("data-speed"));
+    set("[data-table-game]", felt.getAttribute("data-game"));  // dealer's choice
     var bb = parseInt(felt.getAttribute("data-big-blind"), 10);
     if (!(bb > 0)) return;
     if (addChips && addChips.getAttribute("data-max-bb")) {

@@ -18,3 +18,11 @@ register = template.Library()
 @register.filter(name="stakes")
 def stakes(table: Any) -> str:
     return stakes_text(table.game, table.small_blind, table.big_blind)
+
+
+@register.filter(name="game_name")
+def game_name(code: Any) -> str:
+    """A game's name in the page's language (``"NT"`` is "No-limit Hold'em")."""
+    from tables.selectors import game_name as name
+
+    return name(str(code))

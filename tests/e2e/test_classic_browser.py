@@ -784,6 +784,47 @@ def test_the_four_colour_deck_is_chosen_once_for_every_page(browser: Any, classi
         page.context.close()
 
 
+def test_dealers_choice_the_host_picks_the_next_game(browser: Any, classic_server: str, screenshot: Any) -> None:
+    """A private Hold'em table: during the first hand the host picks five-card draw; the friend's
+    picture says it comes next while Hold'em is finished. Once that hand is over the friend's
+    header says five-card draw without a reload, and the next hand is a draw hand."""
+    tag = uuid.uuid4().hex[:5]
+    host, friend = (_sign_up(browser, classic_server, f"{n}{tag}", size) for n, size in (("dee", DESKTOP), ("eli", PHONE)))
+    url = _open_table(host, classic_server, "NT", f"choice {tag}", private=True)
+    invite = host.locator("main input[readonly]").first.input_value()
+    host.goto(url)
+    with host.expect_navigation():
+        host.click("form.sit button")
+    friend.goto(invite)
+    friend.wait_for_url(re.compile(r".*/tables/\d+/.*"))
+    with friend.expect_navigation():
+        friend.click("form.sit button")
+    friend.wait_for_selector(".felt.phase-preflop", timeout=15_000)
+    assert friend.locator("[data-table-game]").inner_text() == "No-limit Hold'em"
+    host.goto(url)
+    host.select_option("#host-panel select[name=game]", "F5D")
+    with host.expect_navigation():
+        host.click("#host-panel .hostpanel__game button[type=submit]")
+    assert "from the next hand" in host.locator(".flash__item--success").inner_text()
+    friend.wait_for_selector(".next-terms", timeout=10_000)
+    assert "Five-card draw" in friend.locator(".next-terms").inner_text()
+    assert friend.locator(".felt.family-flop").count() == 1  # Hold'em is finished by its own rules
+    screenshot(friend, "next-game-phone")
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and not friend.locator(".phase-over").count():
+        for page in (host, friend):
+            _try_click(page, ".act--fold")
+        time.sleep(0.2)
+    # The next hand (after this server's 30 s showdown pause) is five-card draw, on both pages.
+    for page in (friend, host):
+        page.wait_for_selector(".felt.family-draw", timeout=60_000)
+    assert friend.locator("[data-table-game]").inner_text().startswith("Five-card draw")
+    assert friend.locator(".next-terms").count() == 0
+    screenshot(friend, "draw-dealt-phone")
+    for page in (host, friend):
+        page.context.close()
+
+
 def test_a_newcomer_chooses_to_post_a_big_blind(browser: Any, classic_server: str, screenshot: Any) -> None:
     """A four-seat Hold'em table where three sit: a fourth player sits down during a hand and
     waits for the big blind. Their bar offers "Post a big blind to play now"; tapping it, every

@@ -33,10 +33,10 @@ from tests.tables.helpers import (
 # "{% partialdef table inline %}" and "{% endpartialdef %}", verbatim, plus the hand a flop or draw
 # player's cards make (``my_made``), the stakes and speed on the felt (``data-stakes``) and the
 # "Show my cards" button after a hand (``can_show``), the choices before one's turn
-# (``pre_actions``: "Fold" and "Call n" facing a bet) and the call's amount on its button
-# (``data-amount``), added since.
+# (``pre_actions``: "Fold" and "Call n" facing a bet), the call's amount on its button
+# (``data-amount``) and the game on the felt (``data-game``, dealer's choice), added since.
 PARTIAL = """
-  <section class="felt family-{{ family|default:'pp' }} phase-{{ phase|default:'waiting' }}{% if arranging %} is-arranging{% endif %}{% if bb %} game-bb{% endif %}"{% if table %} data-stakes="{{ table|stakes }}" data-speed="{{ table.get_speed_display }}" data-big-blind="{{ table.big_blind|stringformat:'d' }}"{% endif %} aria-label="{% translate 'Table' %}">
+  <section class="felt family-{{ family|default:'pp' }} phase-{{ phase|default:'waiting' }}{% if arranging %} is-arranging{% endif %}{% if bb %} game-bb{% endif %}"{% if table %} data-stakes="{{ table|stakes }}" data-speed="{{ table.get_speed_display }}" data-big-blind="{{ table.big_blind|stringformat:'d' }}" data-game="{{ table.game|game_name }}"{% endif %} aria-label="{% translate 'Table' %}">
     <ol class="seats">
       {% seat_list seat_rows phase bb %}
     </ol>
