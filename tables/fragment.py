@@ -26,6 +26,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language, gettext_noop
 
 from tables.presenter import action_label
+from tables.selectors import game_name
 from tables.stakes import stakes_text
 from tables.templatetags.table_cards import (
     _drawing,
@@ -73,8 +74,6 @@ def _terms(table: Any) -> str:
     line saying what a host's change waiting for the hand's end will be."""
     if table is None or _get(table, "big_blind") is None:
         return ""
-    from tables.selectors import game_name
-
     game, small, big, speed = _get(table, "game"), _get(table, "small_blind"), _get(table, "big_blind"), _get(table, "speed")
     return (f' data-stakes="{_v(stakes_text(game, small, big))}" data-speed="{_t(_SPEEDS.get(speed, speed))}"'
             f' data-big-blind="{_v(str(big))}" data-game="{_v(game_name(game))}"')
@@ -83,8 +82,6 @@ def _terms(table: Any) -> str:
 def _next_terms(table: Any) -> str:
     if table is None:
         return ""
-    from tables.selectors import game_name
-
     big, speed, game = _get(table, "next_big_blind"), _get(table, "next_speed"), _get(table, "next_game")
     if big is None and not speed and not game:
         return ""

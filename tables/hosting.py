@@ -1,6 +1,7 @@
 """A host's controls at a table: pause and resume, seat requests, sitting a player out, the
-stakes and speed, the game dealt next (dealer's choice), closing the table. A club table's hosts are its club's hosts (and owner); a private table's host is whoever
-opened it; a public table has none. Each checks that ``by`` hosts the table, then does one thing.
+stakes and speed, the game dealt next (dealer's choice), closing the table. A club table's hosts
+are its club's hosts (and owner); a private table's host is whoever opened it; a public table has
+none. Each checks that ``by`` hosts the table, then does one thing.
 
 The table's own writers (``tables.services``) do the work; these add who may ask for it.
 """
@@ -14,7 +15,7 @@ from django.utils.translation import gettext as _
 
 from club import services as club_services
 from tables import hotsql, services
-from tables.models import Seat, SeatRequest, Table
+from tables.models import LIVE_GAMES, Seat, SeatRequest, Table
 from tables.services import TableError
 
 
@@ -109,8 +110,6 @@ def games_for(table: Table) -> list[str]:
     """The games a host may deal next at ``table`` (dealer's choice): every live game but
     Baseball (it plays for units, in sessions of its own) that seats as many as the table has
     seats. Baseball's own tables keep their game."""
-    from tables.models import LIVE_GAMES
-
     if table.game == "BB":
         return []
     out = []

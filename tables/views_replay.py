@@ -103,7 +103,7 @@ def check_many(hands: list[tuple[str, str]]) -> dict[str, Any]:
         row: dict[str, Any] = {"name": name, "error": one.get("error")}
         if not row["error"]:
             nets = [_net(start, end) for start, end in one["stacks"]]
-            row.update(game=one["game"], variant=one["variant"], fairness=one["fairness"],
+            row.update(game=one["game"], fairness=one["fairness"],
                        nets=[(f"p{i}", n) for i, n in enumerate(nets, 1) if n])
         rows.append(row)
     unreadable = sum(1 for r in rows if r["error"])

@@ -49,7 +49,6 @@ def test_the_next_hand_is_dealt_by_the_hosts_choice() -> None:
     # Every page says what comes, while the hand being played goes on as it was dealt.
     html = render_table(selectors.table_context(table_id=table.id, user=users[1]))
     assert "From the next hand: Pot-limit Omaha." in html and 'data-game="No-limit Hold&#x27;em"' in html
-    stacks_before = None
     finished = _finish_and_deal(table)
     assert finished.game == "NT"
     stacks_before = {s.user_id: s.stack for s in Seat.objects.filter(table=table)}
