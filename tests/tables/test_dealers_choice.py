@@ -63,9 +63,12 @@ def test_the_next_hand_is_dealt_by_the_hosts_choice() -> None:
     assert 'variant = "NT"' in selectors.hand_history_text(hand=Hand.objects.get(id=finished.id), user=None)
     client = Client()
     client.force_login(host)
-    assert client.get(f"/tables/{table.id}/hands/{finished.number}/").status_code == 200
+    page = client.get(f"/tables/{table.id}/hands/{finished.number}/")
+    assert page.status_code == 200 and "· No-limit Hold&#x27;em</span></h1>" in page.content.decode()
     # The Omaha hand plays to its end like any other.
-    assert play_passively(table).game == "PO"
+    omaha = play_passively(table)
+    assert omaha.game == "PO"
+    assert "· Pot-limit Omaha</span></h1>" in client.get(f"/tables/{table.id}/hands/{omaha.number}/").content.decode()
 
 
 def test_between_hands_the_choice_is_dealt_at_once_and_a_game_without_blinds_deals_everyone_in() -> None:
