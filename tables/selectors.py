@@ -192,7 +192,7 @@ def _shared_reads(table: Any, hand: Any, *, hand_only: bool = False) -> dict[str
         recent = before["recent"]
     else:
         recent = list(Hand.objects.filter(table=table, ended__isnull=False).order_by("-number")
-                      .values("id", "number", "ended", "players", "result")[:10])
+                      .values("id", "number", "game", "ended", "players", "result")[:10])
         _add_winners(recent)
         for h in recent:  # the links, once rather than twice per hand for every viewer
             h["href"] = reverse("hand_history", args=[table.id, h["number"]])
@@ -417,7 +417,11 @@ def _history_html(reads: dict[str, Any]) -> str:
     cache = reads["recent_html"]
     html = cache.get(language)
     if html is None:
-        html = cache[language] = render_to_string("table.html#history", {"recent_hands": reads["recent"], "table": reads["table"]})
+        recent = reads["recent"]
+        # A table that changed its game (dealer's choice) names each hand's game in the list.
+        mixed = len({h.get("game") for h in recent}) > 1
+        html = cache[language] = render_to_string(
+            "table.html#history", {"recent_hands": recent, "table": reads["table"], "recent_mixed": mixed})
     return html
 
 

@@ -68,6 +68,9 @@ def test_the_next_hand_is_dealt_by_the_hosts_choice() -> None:
     # The Omaha hand plays to its end like any other.
     omaha = play_passively(table)
     assert omaha.game == "PO"
+    # With two games among the last hands, the table's list names each hand's game.
+    listed = render_table(selectors.table_context(table_id=table.id, user=users[1]))
+    assert "(Pot-limit Omaha)" in listed and "(No-limit Hold&#x27;em)" in listed
     assert "· Pot-limit Omaha</span></h1>" in client.get(f"/tables/{table.id}/hands/{omaha.number}/").content.decode()
 
 
