@@ -589,13 +589,12 @@ def test_a_table_that_grows_during_a_phone_turn_keeps_the_cards_above_the_bar(br
         page.context.close()
 
 
-def test_a_host_changes_the_stakes_and_the_other_page_follows(browser: Any, classic_server: str, screenshot: Any) -> None:
-    """A private table's host raises the blinds while a hand is played: the friend's picture says
-    what comes next, and when the hand ends the friend's header and Add chips box follow the new
-    blinds without a reload; the next hand posts them."""
+def _private_heads_up(browser: Any, base: str, names: tuple[str, str], title: str) -> tuple[Any, Any, str]:
+    """A host (desktop) opens a private Hold'em table and sits; a friend (phone) comes in by the
+    invite link and sits; the first hand is dealt. Returns both pages and the table's address."""
     tag = uuid.uuid4().hex[:5]
-    host, friend = (_sign_up(browser, classic_server, f"{n}{tag}", size) for n, size in (("hal", DESKTOP), ("fay", PHONE)))
-    url = _open_table(host, classic_server, "NT", f"kitchen {tag}", private=True)
+    host, friend = (_sign_up(browser, base, f"{n}{tag}", size) for n, size in zip(names, (DESKTOP, PHONE), strict=True))
+    url = _open_table(host, base, "NT", f"{title} {tag}", private=True)
     invite = host.locator("main input[readonly]").first.input_value()
     host.goto(url)
     with host.expect_navigation():
@@ -605,6 +604,14 @@ def test_a_host_changes_the_stakes_and_the_other_page_follows(browser: Any, clas
     with friend.expect_navigation():
         friend.click("form.sit button")
     friend.wait_for_selector(".felt.phase-preflop", timeout=15_000)  # the first hand is dealt
+    return host, friend, url
+
+
+def test_a_host_changes_the_stakes_and_the_other_page_follows(browser: Any, classic_server: str, screenshot: Any) -> None:
+    """A private table's host raises the blinds while a hand is played: the friend's picture says
+    what comes next, and when the hand ends the friend's header and Add chips box follow the new
+    blinds without a reload; the next hand posts them."""
+    host, friend, url = _private_heads_up(browser, classic_server, ("hal", "fay"), "kitchen")
     assert "10" in friend.locator("[data-table-stakes]").inner_text()
     # The host's panel: new blinds and a faster clock, while the first hand is being played.
     host.goto(url)
@@ -788,18 +795,7 @@ def test_dealers_choice_the_host_picks_the_next_game(browser: Any, classic_serve
     """A private Hold'em table: during the first hand the host picks five-card draw; the friend's
     picture says it comes next while Hold'em is finished. Once that hand is over the friend's
     header says five-card draw without a reload, and the next hand is a draw hand."""
-    tag = uuid.uuid4().hex[:5]
-    host, friend = (_sign_up(browser, classic_server, f"{n}{tag}", size) for n, size in (("dee", DESKTOP), ("eli", PHONE)))
-    url = _open_table(host, classic_server, "NT", f"choice {tag}", private=True)
-    invite = host.locator("main input[readonly]").first.input_value()
-    host.goto(url)
-    with host.expect_navigation():
-        host.click("form.sit button")
-    friend.goto(invite)
-    friend.wait_for_url(re.compile(r".*/tables/\d+/.*"))
-    with friend.expect_navigation():
-        friend.click("form.sit button")
-    friend.wait_for_selector(".felt.phase-preflop", timeout=15_000)
+    host, friend, url = _private_heads_up(browser, classic_server, ("dee", "eli"), "choice")
     assert friend.locator("[data-table-game]").inner_text() == "No-limit Hold'em"
     host.goto(url)
     host.select_option("#host-panel select[name=game]", "F5D")
