@@ -607,6 +607,15 @@ def _private_heads_up(browser: Any, base: str, names: tuple[str, str], title: st
     return host, friend, url
 
 
+def _fold_until_over(host: Any, friend: Any) -> None:
+    """Whoever is to act folds, until the friend's page shows the hand over (at most 30 s)."""
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and not friend.locator(".phase-over").count():
+        for page in (host, friend):
+            _try_click(page, ".act--fold")
+        time.sleep(0.2)
+
+
 def test_a_host_changes_the_stakes_and_the_other_page_follows(browser: Any, classic_server: str, screenshot: Any) -> None:
     """A private table's host raises the blinds while a hand is played: the friend's picture says
     what comes next, and when the hand ends the friend's header and Add chips box follow the new
@@ -626,11 +635,7 @@ def test_a_host_changes_the_stakes_and_the_other_page_follows(browser: Any, clas
     assert "5/10" in friend.locator("[data-table-stakes]").inner_text()
     screenshot(friend, "next-stakes-phone")
     # Whoever is to act folds: the hand ends, the new stakes are in play on both pages.
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline and not friend.locator(".phase-over").count():
-        for page in (host, friend):
-            _try_click(page, ".act--fold")
-        time.sleep(0.2)
+    _fold_until_over(host, friend)
     friend.wait_for_function(
         "() => (document.querySelector('[data-table-stakes]') || {}).textContent.includes('25/50')", timeout=10_000)
     assert friend.locator(".next-terms").count() == 0
@@ -806,11 +811,7 @@ def test_dealers_choice_the_host_picks_the_next_game(browser: Any, classic_serve
     assert "Five-card draw" in friend.locator(".next-terms").inner_text()
     assert friend.locator(".felt.family-flop").count() == 1  # Hold'em is finished by its own rules
     screenshot(friend, "next-game-phone")
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline and not friend.locator(".phase-over").count():
-        for page in (host, friend):
-            _try_click(page, ".act--fold")
-        time.sleep(0.2)
+    _fold_until_over(host, friend)
     # The next hand (after this server's 30 s showdown pause) is five-card draw, on both pages.
     for page in (friend, host):
         page.wait_for_selector(".felt.family-draw", timeout=60_000)
