@@ -234,6 +234,7 @@ def present(*, view: dict[str, Any] | None, seats: list[dict[str, Any]], players
             engine_of_seat[seat_no] = i
     names = {}
     rows: list[SeatRow] = []
+    won = _won_cards(view.get("result") if view is not None else None)
     for s in seats:
         row = SeatRow(no=s["no"], name=s["name"], empty=s["empty"], me=s["me"], stack=s["stack"], sitting_out=s["sitting_out"],
                       wait_bb=bool(s.get("wait_bb")), post_bb=bool(s.get("post_bb")))
@@ -264,21 +265,23 @@ def present(*, view: dict[str, Any] | None, seats: list[dict[str, Any]], players
                 if "net_display" in view["result"]:  # exact units: compare as a number, show as text
                     row.net = _Units(view["result"]["net"][i], view["result"]["net_display"][i])
             if p.get("hands") and p.get("shown"):
-                row.hands = [pictures(h["cards"]) for h in p["hands"]]
+                row.hands = [pictures(h["cards"], used=_lit(won.get((i, b)), h["cards"])) for b, h in enumerate(p["hands"])]
             family = view.get("family", "pp")
             if view.get("variant") == "BB" and p.get("showing") and not p["folded"] and view["phase"] != "over":
                 row.showing = category_name(p["showing"])
             if family == "stud":
-                row.up = pictures([_card_text(c) for c in p.get("up") or []], wild=_wilds(view))
+                held = [_card_text(c) for c in (p.get("up") or []) + [c for c in p.get("down") or [] if c]]
+                lit = _lit(won.get((i, 0)), held, own_only=True)
+                row.up = pictures([_card_text(c) for c in p.get("up") or []], used=lit, wild=_wilds(view))
                 for j, c in enumerate(p.get("up") or []):
                     if isinstance(c, dict) and c.get("extra"):
                         row.up[j]["extra"] = True
                 row.down = [
-                    pictures([_card_text(c)], wild=_wilds(view))[0] if c else {"hidden": True}
+                    pictures([_card_text(c)], used=lit, wild=_wilds(view))[0] if c else {"hidden": True}
                     for c in p.get("down") or []
                 ]
             elif family in ("flop", "draw") and p.get("cards") and p.get("shown"):
-                row.hole = pictures(p["cards"])
+                row.hole = pictures(p["cards"], used=_lit(won.get((i, 0)), p["cards"], own_only=family == "draw"))
             elif family in ("flop", "draw") and not s["me"] and not p["folded"] and view["phase"] != "over":
                 # Another player's hand still in play, face down as it lies on a real table: who is
                 # still in the pot reads at a glance (the viewer's own cards are under the board).
@@ -402,6 +405,36 @@ def _pp_boards(view: dict[str, Any], names: dict[int, str]) -> list[BoardRow]:
             )
         )
     return boards
+
+
+def _won_cards(result: dict[str, Any] | None) -> dict[tuple[int, int], set[str]]:
+    """(engine seat, board) -> the cards of every hand that seat won with at a showdown (a
+    Hi-Lo seat that takes both halves: both hands' cards). Board 0 in the one-board games."""
+    won: dict[tuple[int, int], set[str]] = {}
+    if not result or not result.get("showdown"):
+        return won
+    for pot in result.get("pots") or []:
+        for board in pot.get("boards") or []:
+            for w in board.get("winners") or []:
+                won.setdefault((w["seat"], board.get("board", 0)), set()).update(w.get("cards") or ())
+        winners = pot.get("winners")
+        if isinstance(winners, list):  # Baseball's pots
+            for w in winners:
+                if isinstance(w, dict) and "seat" in w:
+                    won.setdefault((w["seat"], 0), set()).update(w.get("cards") or ())
+    return won
+
+
+def _lit(won: set[str] | None, held: list[str], own_only: bool = False) -> set[str] | None:
+    """The cards of a shown hand to light as the winning ones (the rest dimmed), or None to draw
+    it plain: a seat that won nothing, or a winning hand whose cards are not all among what is
+    drawn (a wild card named as another card; ``own_only`` for games with no board)."""
+    if not won:
+        return None
+    mine = won.intersection(held)
+    if not mine or (own_only and mine != won):
+        return None
+    return mine
 
 
 def _sided(wins: list[dict[str, Any]], hilo: bool) -> list[dict[str, Any]]:
