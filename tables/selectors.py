@@ -603,3 +603,56 @@ def table_ledger(*, table: Any) -> dict[str, Any]:
     rake = LedgerEntry.objects.filter(kind=kinds.RAKE, table_id=table.id).aggregate(total=Sum("amount"))["total"] or 0
     return {"rows": rows, "rake": int(rake), "hands": table.hands.filter(ended__isnull=False).count()}
 
+
+
+def hands_played(*, user: Any) -> list[int]:
+    """Ids of the finished hands ``user`` was dealt into, at any table, newest first.
+
+    The tables are those the player ever moved chips at (a buy-in, club chips included), has a
+    Baseball balance at, or sits at now; a hand's players list says who was dealt in."""
+    from club.models import LedgerEntry
+    from tables.models import Hand, Seat, UnitsEntry
+
+    tables = set(LedgerEntry.objects.filter(user=user, table_id__isnull=False).values_list("table_id", flat=True))
+    tables.update(UnitsEntry.objects.filter(user=user).values_list("table_id", flat=True))
+    tables.update(Seat.objects.filter(user=user).values_list("table_id", flat=True))
+    uid = user.pk
+    rows = (Hand.objects.filter(table_id__in=tables, ended__isnull=False)
+            .order_by("-ended", "-id").values_list("id", "players"))
+    return [hand_id for hand_id, players in rows if any(int(p[1]) == uid for p in players or ())]
+
+
+def hand_rows(*, user: Any, hand_ids: list[int]) -> list[dict[str, Any]]:
+    """One line per hand for the player's own list: when it ended, where, which game, and what
+    it did to the player's stack (chips, or Baseball's exact units as written)."""
+    from django.urls import reverse
+
+    from tables.models import Hand
+
+    hands = {h.id: h for h in Hand.objects.filter(id__in=hand_ids).select_related("table")
+             .only("id", "number", "game", "players", "result", "ended", "table__id", "table__name", "table__game")}
+    rows = []
+    for hand_id in hand_ids:
+        h = hands.get(hand_id)
+        if h is None:
+            continue
+        mine = next((i for i, p in enumerate(h.players) if int(p[1]) == user.pk), None)
+        result = h.result or {}
+        nets = result.get("net") or []
+        shown = result.get("net_display") or nets
+        net = nets[mine] if mine is not None and mine < len(nets) else None
+        rows.append({
+            "ended": h.ended, "table_id": h.table_id, "table_name": h.table.name, "game": h.game,
+            "number": h.number, "href": reverse("hand_history", args=[h.table_id, h.number]),
+            "net": shown[mine] if net is not None else None,
+            "sign": 0 if net is None else _sign(net),
+        })
+    return rows
+
+
+def _sign(n: Any) -> int:
+    """1, 0 or -1 for a net in chips (an int) or Baseball's exact units ("5/3", "-1")."""
+    from fractions import Fraction
+
+    value = n if isinstance(n, int) else Fraction(str(n))
+    return (value > 0) - (value < 0)

@@ -6,6 +6,7 @@ urlpatterns = [
     path("", views.home, name="home"),
     path("hand/", views_hand.hand, name="hand"),
     path("lobby/", views_lobby.lobby, name="lobby"),
+    path("accounts/me/hands/", views_hands.my_hands, name="my_hands"),
     path("tables/new/", views_lobby.table_new, name="table_new"),
     path("tables/new/stakes/", views_lobby.stakes_help, name="stakes_help"),
     path("tables/<int:table_id>/", views_lobby.table_page, name="table"),

@@ -1,8 +1,11 @@
 """Finished hands at a table: a page per hand, its PHH download, all of them in one file, and
-the table's ledger (who bought in for how much, and who is up)."""
+the table's ledger (who bought in for how much, and who is up); and a player's own hands at
+every table."""
 
 from __future__ import annotations
 
+from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
@@ -94,3 +97,19 @@ def table_ledger(request: HttpRequest, table_id: int) -> HttpResponse:
         context["share_text"] = render_to_string("tables/_ledger_text.txt", context, request=request).strip()
     return render(request, "tables/ledger.html", context)
 
+
+
+HANDS_PER_PAGE = 50
+
+
+@login_required
+def my_hands(request: HttpRequest) -> HttpResponse:
+    """The player's own hands, at every table, newest first: a page of 50 at a time, each with
+    its table, game and what it did to the player's stack, linked to the hand's page."""
+    pages = Paginator(selectors.hands_played(user=request.user), HANDS_PER_PAGE)
+    page = pages.get_page(request.GET.get("page"))
+    rows = selectors.hand_rows(user=request.user, hand_ids=list(page.object_list))
+    return render(request, "tables/my_hands.html", {
+        "rows": rows, "page": page, "total": pages.count,
+        "mixed": len({r["game"] for r in rows}) > 1,
+    })
