@@ -59,7 +59,9 @@ def test_a_player_reads_their_hands_at_every_table_with_their_own_results(client
     assert f"/tables/{stranger_table.id}/" not in html
 
     # The account page links it; a newcomer reads that they have played nothing yet.
-    assert 'href="/accounts/me/hands/"' in client.get("/accounts/me/").content.decode()
+    account = client.get("/accounts/me/").content.decode()
+    assert 'href="/accounts/me/hands/"' in account
+    assert f'href="/tables/{holdem.id}/">table {holdem.id}</a>' in account  # a buy-in names its table, linked
     client.force_login(make_user("newcomer"))
     page = client.get("/accounts/me/hands/").content.decode()
     assert "You have not played a hand yet." in page and "<tr data-hand" not in page
