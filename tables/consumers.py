@@ -11,6 +11,7 @@ import asyncio
 import json
 import logging
 import time
+import uuid
 import weakref
 from collections.abc import Callable
 from typing import Any
@@ -22,7 +23,7 @@ from django.conf import settings
 from django.utils import translation
 from django.utils.translation import gettext_noop
 
-from tables import live, selectors, services
+from tables import live, presence, selectors, services
 from tables.live import LOBBY_GROUP, remember_server_loop, start_redis_watch, table_group
 
 log = logging.getLogger("tables.consumers")
@@ -85,6 +86,9 @@ class TableConsumer(AsyncWebsocketConsumer):
         self._chat_refill = time.monotonic()
         self._acting = False
         self._held: dict[str, Any] | None = None
+        # The table page asks to be told who is away (``?presence=1``); other clients (bots,
+        # scripts) are not sent those messages, though their sockets count as being here.
+        self.wants_presence = _query_param(self.scope, "presence") == "1"
         self._fanout = await _fanout()
         await self._fanout.join(self)
         await self.accept()
@@ -92,12 +96,26 @@ class TableConsumer(AsyncWebsocketConsumer):
         _open.add(self)
         start_redis_watch(_after_redis_trouble)
         await self.send_snapshot(chat=True)
+        await self._presence(arrived=True)
 
     async def disconnect(self, code: int) -> None:
         _open.discard(self)
         fanout = getattr(self, "_fanout", None)
         if fanout is not None:
             await fanout.leave(self)
+        if getattr(self, "_accepted", False):
+            await self._presence(arrived=False)
+
+    async def _presence(self, *, arrived: bool) -> None:
+        """Note this socket open (or closed) and tell the table who of its players is away."""
+        user = self.scope.get("user")
+        if user is None or not user.is_authenticated:
+            return
+        try:
+            await _db(_note_presence)(self.table_id, user.pk, f"{_PROCESS}-{id(self)}", arrived)
+        except Exception:  # a seat marked wrongly until the next change; never a broken socket
+            log.warning("table %s: could not note who is here", self.table_id, exc_info=True)
+        _start_presence_renewal()
 
     async def resync(self, version: int | None) -> None:
         """After Redis trouble (see ``tables.live``): send the viewer the table if it moved on
@@ -201,10 +219,11 @@ class TableConsumer(AsyncWebsocketConsumer):
             return False
         return True
 
-    async def chat_line(self, message: dict[str, Any]) -> None:
+    async def notify(self, message: dict[str, Any]) -> None:
         """A chat line (``{"type": "chat", "lines": [line]}``), one taken out (``{"type":
-        "chat_deleted", "id": N}``) or someone muted or unmuted (``{"type": "chat_muted",
-        "user_id", "muted"}``) for this socket's page."""
+        "chat_deleted", "id": N}``), someone muted or unmuted (``{"type": "chat_muted",
+        "user_id", "muted"}``) or who is away (``{"type": "presence", "away": [user ids]}``) for
+        this socket's page."""
         # Before the socket is accepted nothing is sent: the history its first picture carries
         # is read after the accept.
         if not getattr(self, "_accepted", False):
@@ -212,7 +231,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         try:
             await self.send(text_data=json.dumps(message))
         except Exception:  # the socket is closing: its page gets the chat with its next history
-            log.debug("table %s: a chat message could not be sent", self.table_id, exc_info=True)
+            log.debug("table %s: a message could not be sent", self.table_id, exc_info=True)
 
     async def access_changed(self, event: dict[str, Any]) -> None:
         """A member left or was removed from the table's club: if that is this viewer, the
@@ -582,7 +601,16 @@ class _Fanout:
             else:
                 return
             for consumer in list(watched.consumers):
-                self._spawn(consumer.chat_line(out))
+                self._spawn(consumer.notify(out))
+            return
+        if kind == "table.presence":
+            away = message.get("away")
+            if not isinstance(away, list) or not all(isinstance(a, int) and not isinstance(a, bool) for a in away):
+                return
+            out = {"type": "presence", "away": away}
+            for consumer in list(watched.consumers):
+                if getattr(consumer, "wants_presence", False):
+                    self._spawn(consumer.notify(out))
             return
         version = message.get("version")
         if kind != "table.changed" or not isinstance(version, int) or isinstance(version, bool):
@@ -650,6 +678,33 @@ def _render_many(table_id: int, jobs: list[tuple[Any, str]], hint: int, hand_onl
             log.exception("table %s: could not draw a viewer's picture", table_id)
             out.append(_FAILED)
     return out
+
+
+_PROCESS = uuid.uuid4().hex[:12]
+_renewal: asyncio.Task[None] | None = None
+
+
+def _note_presence(table_id: int, user_id: int, key: str, arrived: bool) -> None:
+    away = presence.arrive(table_id, user_id, key) if arrived else presence.depart(table_id, user_id, key)
+    live.broadcast_table_presence(table_id, away)
+
+
+def _start_presence_renewal() -> None:
+    """With Redis, renew this process's sockets there every ``presence.RENEW_S`` seconds."""
+    global _renewal
+    loop = asyncio.get_running_loop()
+    if not live.uses_pubsub() or (_renewal is not None and not _renewal.done() and _renewal.get_loop() is loop):
+        return
+
+    async def renew() -> None:
+        while True:
+            await asyncio.sleep(presence.RENEW_S)
+            try:
+                await _db(presence.renew)()
+            except Exception:
+                log.warning("could not renew this process's table sockets in Redis", exc_info=True)
+
+    _renewal = loop.create_task(renew(), name="table-presence")
 
 
 def _versions(table_ids: list[int]) -> dict[int, int]:

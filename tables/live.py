@@ -336,6 +336,11 @@ def broadcast_table_changed(table_id: int, version: int, *, hand_only: bool = Fa
     _send_table(table_id, message)
 
 
+def broadcast_table_presence(table_id: int, away: list[int]) -> None:
+    """Which of the table's seated players have no socket open at it (``tables.presence``)."""
+    _send_table(table_id, {"type": "table.presence", "table_id": table_id, "away": away})
+
+
 def broadcast_table_chat(table_id: int, line: dict[str, Any]) -> None:
     """A new chat line at the table (``tables.chat``): every socket watching it is sent it."""
     _send_table(table_id, {"type": "table.chat", "table_id": table_id, "line": line})

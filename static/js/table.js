@@ -16,8 +16,9 @@
 
   function wsUrl() {
     var proto = window.location.protocol === "https:" ? "wss://" : "ws://";
-    var url = proto + window.location.host + app.getAttribute("data-ws");
-    if (invite) url += "?invite=" + encodeURIComponent(invite);
+    // presence=1: this page marks the seats of players who are away (see markAway).
+    var url = proto + window.location.host + app.getAttribute("data-ws") + "?presence=1";
+    if (invite) url += "&invite=" + encodeURIComponent(invite);
     return url;
   }
 
@@ -37,6 +38,7 @@
       } else if (msg.type === "chat") { addChat(msg.lines, false); if (msg.muted) setMuted(msg.muted); }
       else if (msg.type === "chat_deleted") removeChat(msg.id);
       else if (msg.type === "chat_muted") setMuted(null, msg);
+      else if (msg.type === "presence") { away = msg.away || []; markAway(); }
       else if (msg.type === "error") showToast(msg.message);
     };
     socket.onclose = function () {
@@ -108,6 +110,30 @@
     fitAddChips();
     followFreeSeats();
     markChosenSeat();
+    markAway();
+  }
+
+  // A seated player with no table page open anywhere ("presence" messages, by user id) is
+  // marked "away" on their seat, so the others know why a clock runs down. Every picture is
+  // marked again: it is drawn without it.
+  var away = [];
+  function markAway() {
+    var seats = root.querySelectorAll(".seat[data-user]"), i;
+    for (i = 0; i < seats.length; i++) {
+      var seat = seats[i], gone = away.indexOf(parseInt(seat.getAttribute("data-user"), 10)) >= 0;
+      var badge = seat.querySelector(".badge--away");
+      seat.classList.toggle("seat--away", gone);
+      if (gone && !badge) {
+        badge = document.createElement("span");
+        badge.className = "badge badge--away";
+        badge.textContent = app.getAttribute("data-away-text") || "away";
+        badge.title = app.getAttribute("data-away-title") || "";
+        var slot = seat.querySelector(".seat__badges");
+        if (slot) slot.insertBefore(badge, slot.firstChild); else seat.appendChild(badge);
+      } else if (!gone && badge) {
+        badge.parentNode.removeChild(badge);
+      }
+    }
   }
 
   // A full table hides the way to sit and says so; the picture's empty seats bring it back the

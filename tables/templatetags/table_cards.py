@@ -204,6 +204,8 @@ def seat_list(rows: Any, phase: str = "", bb: Any = None) -> SafeString:
             own = f' data-seat="{int(s.no)}"'  # a tap chooses it in the page's "Seat" box
         if own and (s.in_hand or s.folded) and phase not in ("", "over"):
             own += " data-dealt"  # dealt into the hand being played: chips wait for its end
+        if not s.empty and s.user_id is not None:
+            own += f' data-user="{int(s.user_id)}"'  # marked when the player is away (presence)
         parts.append(f'<li class="{classes}"{own}>\n')
         if s.empty:
             parts.append(f'<span class="seat__name muted">{_t("Empty seat")}</span>\n</li>\n')

@@ -195,3 +195,28 @@ def test_a_player_who_lets_the_clock_run_out_goes_on_a_break(browser: Any, fast_
     actor.wait_for_selector(".act--quiet", timeout=10_000)
     for p in pages:
         p.context.close()
+
+
+def test_a_player_who_closes_the_table_is_marked_away(browser: Any, fast_server: str, screenshot: Any) -> None:
+    tag = uuid.uuid4().hex[:5]
+    host, guest = (_sign_up(browser, fast_server, f"{n}{tag}", DESKTOP) for n in ("hal", "gus"))
+    url = _new_table(host, fast_server, f"Porch {tag}", 3)
+    guest.goto(url)
+    for page in (host, guest):
+        page.click("form.sit button")
+        page.wait_for_load_state()
+    seat_of_guest = host.locator(".seat", has=host.locator(".seat__name", has_text=f"Gus{tag}"))
+    # Both pages are open: nobody is away.
+    host.wait_for_function("() => document.querySelectorAll('.seat[data-user]').length === 2")
+    time.sleep(1)
+    assert host.locator(".seat--away").count() == 0
+    guest.context.close()  # the guest's phone locks, or the tab is closed
+    seat_of_guest.locator(".badge--away").wait_for(timeout=10_000)
+    assert seat_of_guest.locator(".badge--away").inner_text() == "away"
+    assert host.locator(".badge--away").count() == 1  # the host's own seat is not marked
+    screenshot(host, "desktop-away")
+    # The picture is drawn again when the table moves (the hand goes on): the mark stays.
+    version = host.locator("#table-root").get_attribute("data-version")
+    host.wait_for_function("v => document.querySelector('#table-root').dataset.version !== v", arg=version, timeout=30_000)
+    assert seat_of_guest.locator(".badge--away").count() == 1
+    host.context.close()
