@@ -14,8 +14,8 @@ Where the sockets live:
   that dies without closing its sockets stops counting after ``TTL_S`` (its players reconnect to
   another process, which announces them). The set's key expires with its last socket.
 
-Nothing here may break a socket: every failure is logged and the socket carries on; the worst a
-failure does is a seat marked wrongly until the next announcement.
+Failures (Redis not answering) are raised to the consumer, which logs them and carries on: the
+worst one does is a seat marked wrongly until the next announcement.
 """
 
 from __future__ import annotations

@@ -272,9 +272,9 @@ def present(*, view: dict[str, Any] | None, seats: list[dict[str, Any]], players
             if view.get("variant") == "BB" and p.get("showing") and not p["folded"] and view["phase"] != "over":
                 row.showing = category_name(p["showing"])
             if family == "stud":
-                held = [_card_text(c) for c in (p.get("up") or []) + [c for c in p.get("down") or [] if c]]
-                lit = _lit(won.get((i, 0)), held, own_only=True)
-                row.up = pictures([_card_text(c) for c in p.get("up") or []], used=lit, wild=_wilds(view))
+                up = [_card_text(c) for c in p.get("up") or []]
+                lit = _lit(won.get((i, 0)), up + [_card_text(c) for c in p.get("down") or [] if c], own_only=True)
+                row.up = pictures(up, used=lit, wild=_wilds(view))
                 for j, c in enumerate(p.get("up") or []):
                     if isinstance(c, dict) and c.get("extra"):
                         row.up[j]["extra"] = True
