@@ -609,15 +609,23 @@ def hands_played(*, user: Any) -> list[int]:
     """Ids of the finished hands ``user`` was dealt into, at any table, newest first.
 
     The tables are those the player ever moved chips at (a buy-in, club chips included), has a
-    Baseball balance at, or sits at now; a hand's players list says who was dealt in."""
+    Baseball balance at, or sits at now; a hand's players list says who was dealt in. At a chips
+    table only the hands begun since the player's first buy-in there are looked at: a busy
+    public table's older hands are not read for a player who came later."""
+    from django.db.models import Min, Q
+
     from club.models import LedgerEntry
     from tables.models import Hand, Seat, UnitsEntry
 
-    tables = set(LedgerEntry.objects.filter(user=user, table_id__isnull=False).values_list("table_id", flat=True))
-    tables.update(UnitsEntry.objects.filter(user=user).values_list("table_id", flat=True))
-    tables.update(Seat.objects.filter(user=user).values_list("table_id", flat=True))
+    since = dict(LedgerEntry.objects.filter(user=user, table_id__isnull=False)
+                 .values("table_id").annotate(first=Min("created")).values_list("table_id", "first"))
+    others = set(UnitsEntry.objects.filter(user=user).values_list("table_id", flat=True))
+    others.update(Seat.objects.filter(user=user).values_list("table_id", flat=True))
+    where = Q(table_id__in=others - set(since))
+    for table_id, first in since.items():
+        where |= Q(table_id=table_id, started__gte=first)
     uid = user.pk
-    rows = (Hand.objects.filter(table_id__in=tables, ended__isnull=False)
+    rows = (Hand.objects.filter(where, ended__isnull=False)
             .order_by("-ended", "-id").values_list("id", "players"))
     return [hand_id for hand_id, players in rows if any(int(p[1]) == uid for p in players or ())]
 
