@@ -48,7 +48,7 @@ def test_a_player_reads_their_hands_at_every_table_with_their_own_results(client
     rows = _rows(html)
     expected = sorted(mine, key=lambda h: (h.ended, h.id), reverse=True)
     assert [key for key, _net in rows] == [f"{h.table_id}-{h.number}" for h in expected]
-    for (key, shown), h in zip(rows, expected, strict=True):
+    for (_key, shown), h in zip(rows, expected, strict=True):
         h.refresh_from_db()
         i = next(i for i, p in enumerate(h.players) if int(p[1]) == me.pk)
         net = h.result["net"][i]
