@@ -29,6 +29,13 @@ async def _connect(table_id: int, user: Any) -> WebsocketCommunicator:
 pytestmark = [pytest.mark.django_db(transaction=True)]
 
 
+@pytest.fixture(autouse=True)
+def _no_sockets_left_over() -> None:
+    """Sockets other tests left open are forgotten: their table and user ids come again."""
+    with presence._lock:
+        presence._local.clear()
+
+
 async def _presence(comm: WebsocketCommunicator, timeout: float = 5) -> list[int]:
     """The next presence message's away list (other messages are skipped)."""
     while True:
