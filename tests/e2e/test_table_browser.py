@@ -123,6 +123,7 @@ def test_three_players_play_to_a_showdown(browser: Any, fast_server: str, screen
 
     arranged = False
     finished = False
+    felt_heights: list[float] = []
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline and not finished:
         acted = False
@@ -147,11 +148,19 @@ def test_three_players_play_to_a_showdown(browser: Any, fast_server: str, screen
                 continue
             for sel in (".act--check", ".act--call"):
                 if page.locator(sel).count():
+                    if i == 0:  # the phone: is the whole table, bar included, one screen high?
+                        felt_heights.append(page.evaluate(
+                            "document.querySelector('.felt:is(.phase-flop, .phase-turn, .phase-river)')"
+                            "?.getBoundingClientRect().height ?? 0"))
                     acted = _try_click(page, sel) or acted
                     break
         if not acted:
             time.sleep(0.2)
     assert arranged, "the arrangement phase was reached and a swap by tapping worked"
+    # A Patch-Patch player deciding a bet on a phone sees the three boards, their three fours and
+    # the betting bar on one screen (360 x 740), without scrolling between boards.
+    felt_heights = [h for h in felt_heights if h]
+    assert felt_heights and max(felt_heights) <= PHONE["height"], felt_heights
     assert finished, "the hand reached its end"
     for page in pages:
         _wait(page, ".phase-over")
