@@ -516,7 +516,11 @@ def finished_hand_context(*, hand: Any, user: Any = None) -> dict[str, Any]:
     story = hand_story(game=hand.game, state=state, names=[names[seat_no] for seat_no, _u, _s in hand.players])
     if hand.shown_after:
         story.append(shown_after_section(hand, state, [names[seat_no] for seat_no, _u, _s in hand.players]))
-    context.update({"hand": hand, "table": hand.table, "story": story, "my_cards": []})
+    # Each player's stack when the hand was dealt, as hand histories open (not Baseball's units:
+    # its balances are the standings').
+    starting = [] if hand.game == "BB" else [
+        {"name": names[seat_no], "stack": start} for seat_no, _u, start in hand.players]
+    context.update({"hand": hand, "table": hand.table, "story": story, "my_cards": [], "starting": starting})
     mine = _engine_index_of(hand, user)
     if mine is not None:
         cards = [str(c) for c in state.hand_of(mine)]

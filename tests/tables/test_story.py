@@ -242,3 +242,28 @@ def test_a_classic_hand_page_shows_its_board_shown_hands_and_winners_and_nothing
     else:
         assert summary.count('class="seat__stud"') == 3
     assert cards_in(html, "en") <= _public_cards(state)
+
+
+@pytest.mark.django_db
+def test_the_hand_page_opens_with_each_players_stack_at_the_start() -> None:
+    import datetime as dt
+
+    from tables import services
+
+    table, users = seated_table(n=3, buy_in=500, game="NT")
+    first = play_passively(table)
+    services.table_expire(table_id=table.id, now=first.deadline + dt.timedelta(seconds=1))
+    second = play_passively(table)  # its stacks are the first hand's results
+    second.refresh_from_db()
+    html = Client().get(f"/tables/{table.id}/hands/{second.number}/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    line = re.search(r'<p class="story__stacks">(.*?)</p>', html, re.S)
+    assert line and "Stacks at the start" in line.group(1)
+    shown = re.findall(r'<bdi>([^<]+)</bdi> <bdi dir="ltr">([\d,]+)</bdi>', line.group(1))
+    starts = [start for _seat, _user, start in second.players]
+    assert [int(s.replace(",", "")) for _name, s in shown] == starts
+    assert sorted(starts) != [500, 500, 500]  # the first hand moved chips: these are not buy-ins
+    # Baseball plays for units: its page has no such line.
+    bb, _ = seated_table(n=3, game="BB")
+    hand = play_passively(bb)
+    page = Client().get(f"/tables/{bb.id}/hands/{hand.number}/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "story__stacks" not in page
