@@ -203,7 +203,7 @@ def _render_table(context: Any) -> SafeString:
             out.append(f'<p class="scoop" role="status"><span aria-hidden="true">★</span> {scoop}</p>')
         out.append("\n    ")
         out.append(_next_terms(table))
-        if phase == "over" and not _get(bb, "over"):
+        if phase == "over" and not _get(bb, "over") and not get("replay"):
             if _get(table, "status") == "paused" or _get(table, "pause_after_hand"):
                 out.append(f'<p class="muted next-hand">{_t(_PAUSED)}</p>')
             else:

@@ -490,7 +490,6 @@ def finished_hand_context(*, hand: Any, user: Any = None) -> dict[str, Any]:
     which shows only the hands the showdown revealed; and ``my_cards``, the cards of ``user``
     if they played the hand (theirs to see, shown or not; Patch-Patch in its three fours)."""
     from rules_engine.games import get_variant
-    from tables.models import Seat
     from tables.presenter import pictures, present
     from tables.story import hand_story
 
@@ -498,16 +497,7 @@ def finished_hand_context(*, hand: Any, user: Any = None) -> dict[str, Any]:
     view = state.view_for(None)
     if hand.shown_after:
         view = with_shown_after(view, state, hand.shown_after)
-    names = {}
-    for seat_no, user_id, _start in hand.players:
-        seat = Seat.objects.filter(table=hand.table, user_id=user_id).select_related("user", "user__profile").first()
-        if seat is not None:
-            names[seat_no] = _display_name(seat.user)
-        else:
-            from django.contrib.auth import get_user_model
-
-            u = get_user_model().objects.filter(pk=user_id).first()
-            names[seat_no] = _display_name(u) if u else "?"
+    names = _hand_names(hand)
     seat_dicts = [
         {"no": seat_no, "empty": False, "name": names[seat_no], "me": False, "stack": 0, "sitting_out": False, "user_id": user_id}
         for seat_no, user_id, _start in hand.players
@@ -527,6 +517,47 @@ def finished_hand_context(*, hand: Any, user: Any = None) -> dict[str, Any]:
         fours = len(cards) == 12 and hand.game == "PP"
         context["my_cards"] = [pictures(cards[k:k + 4]) for k in (0, 4, 8)] if fours else [pictures(cards)]
     return context
+
+
+def _hand_names(hand: Any) -> dict[int, str]:
+    """Table seat number -> the name of the player dealt in there."""
+    from django.contrib.auth import get_user_model
+
+    ids = [int(user_id) for _seat_no, user_id, _start in hand.players]
+    users = {u.pk: u for u in get_user_model().objects.filter(pk__in=ids).select_related("profile")}
+    return {seat_no: _display_name(users[int(user_id)]) if int(user_id) in users else "?"
+            for seat_no, user_id, _start in hand.players}
+
+
+def hand_replay(*, hand: Any, user: Any, step: int) -> dict[str, Any]:
+    """A finished hand at one step, as ``user`` saw it then: their own cards and what the table
+    showed, drawn as the live table draws it (no buttons), and what the story says of the step.
+    Step 0 is the deal; each later step is one action (an arrangement's single swaps are folded
+    into the player's "done"); the last is the hand's end. ``step`` is brought into range."""
+    from rules_engine.games import get_variant
+    from tables.fragment import render_table
+    from tables.presenter import present
+    from tables.story import step_lines
+
+    variant = get_variant(hand.game)
+    final = variant.from_json(hand.state)
+    log = list(final.log)
+    stops = [0] + [i + 1 for i, a in enumerate(log) if a.kind not in ("swap", "arrange")]
+    step = max(0, min(step, len(stops) - 1))
+    state = variant.replay(final.setup, log[:stops[step]])
+    seat = _engine_index_of(hand, user)
+    view = state.view_for(seat)
+    names = _hand_names(hand)
+    seat_dicts = [
+        {"no": seat_no, "empty": False, "name": names[seat_no], "me": i == seat, "sitting_out": False,
+         "user_id": user_id, "stack": view["players"][i]["stack"]}
+        for i, (seat_no, user_id, _start) in enumerate(hand.players)
+    ]
+    context = present(view=view, seats=seat_dicts, players=hand.players)
+    context.update({"arranging": False, "my_seat": None, "table": None, "hand": None, "history_html": "", "replay": True})
+    lines = step_lines(game=hand.game, state=final, names=[names[seat_no] for seat_no, _u, _s in hand.players])
+    said = lines[0] if step == 0 else [t for k in range(stops[step - 1] + 1, stops[step] + 1) for t in lines[k]]
+    return {"felt": render_table(context), "lines": said, "step": step, "last": len(stops) - 1}
 
 
 def hand_history_text(*, hand: Any, user: Any) -> str:

@@ -50,6 +50,28 @@ def hand_story(*, game: str, state: Any, names: list[str]) -> list[Section]:
     return _Teller(family=family, names=names).tell(steps)
 
 
+def step_lines(*, game: str, state: Any, names: list[str]) -> list[list[tuple[str, bool]]]:
+    """For a replay of the finished hand ``state``: what the story says at each step, the deal's
+    first (index 0), then one entry per action of ``state.log`` (a swap of an arrangement says
+    nothing); the last also says who won. Each line is ``(text, is a street's title)``. Only
+    what the whole story says, so nothing hidden."""
+    variant = get_variant(game)
+    replay = variant.start(state.setup)
+    family = "pp" if game == "PP" else ("baseball" if game == "BB" else variant.FAMILY)
+    teller = _Teller(family=family, names=names)
+    told = teller.told()
+    teller.feed(list(replay.start_events), _all_in(replay, None))
+    out = [teller.since(told)]
+    for action in state.log:
+        told = teller.told()
+        teller.feed(list(replay.apply(action)), _all_in(replay, action))
+        out.append(teller.since(told))
+    told = teller.told()
+    teller.settle()
+    out[-1].extend(teller.since(told))
+    return out
+
+
 def _all_in(state: Any, action: Any) -> set[int]:
     """The seats whose last chip went in with this step (the deal's forced bets, or one action)."""
     behind = getattr(state, "behind", None)  # Baseball keeps balances and has no all-in
@@ -122,12 +144,29 @@ class _Teller:
 
     def tell(self, steps: list[tuple[list[Any], set[int]]]) -> list[Section]:
         for events, all_in in steps:
-            # "(all-in)" goes on the seat's last chips put in during the step.
-            last = {ev.seat: i for i, ev in enumerate(events) if ev.kind in _BETS and ev.seat in all_in}
-            for i, ev in enumerate(events):
-                self.event(ev, last.get(ev.seat) == i)
+            self.feed(events, all_in)
         self.settle()
         return [s for s in self.sections if s.lines or s.boards or s.dealt]
+
+    def feed(self, events: list[Any], all_in: set[int]) -> None:
+        """One step's events (the deal's, or one action's)."""
+        # "(all-in)" goes on the seat's last chips put in during the step.
+        last = {ev.seat: i for i, ev in enumerate(events) if ev.kind in _BETS and ev.seat in all_in}
+        for i, ev in enumerate(events):
+            self.event(ev, last.get(ev.seat) == i)
+
+    def told(self) -> dict[int, int]:
+        """How far the story is told: each section's number of lines (by the section's id)."""
+        return {id(s): len(s.lines) for s in self.sections}
+
+    def since(self, told: dict[int, int]) -> list[tuple[str, bool]]:
+        """What was told after ``told``: a new section's title (``True``), then the new lines."""
+        out = []
+        for s in self.sections:
+            if id(s) not in told and s.title:
+                out.append((s.title, True))
+            out.extend((line.text, False) for line in s.lines[told.get(id(s), 0):])
+        return out
 
     # -- one event ----------------------------------------------------------------------------
 

@@ -34,7 +34,17 @@ def _finished_hand(request: HttpRequest, table_id: int, number: int) -> Hand:
 
 def hand_history(request: HttpRequest, table_id: int, number: int) -> HttpResponse:
     hand = _finished_hand(request, table_id, number)
+    # The replay, step by step (``?step=k``): a step's buttons ask htmx for the replay alone.
+    try:
+        step = int(request.GET.get("step", "0"))
+    except ValueError:
+        step = 0
+    replay = selectors.hand_replay(hand=hand, user=request.user, step=step)
+    htmx = getattr(request, "htmx", None)
+    if htmx and htmx.target == "replay" and not htmx.history_restore_request:
+        return render(request, "tables/_replay.html", {"replay": replay, "hand": hand, "table": hand.table})
     context = selectors.finished_hand_context(hand=hand, user=request.user)
+    context["replay"] = replay
     # The hands just before and after, to read a night's hands one after another.
     ended = Hand.objects.filter(table_id=table_id, ended__isnull=False)
     context["previous_number"] = (ended.filter(number__lt=number).order_by("-number")

@@ -173,6 +173,16 @@ def test_three_players_play_to_a_showdown(browser: Any, fast_server: str, screen
     assert len(nets) == 3 and sum(nets) == 0  # a private? no: a 5-10 public table has no rake
     stacks = [_stack(page, n.capitalize()) for n in names]
     assert sum(stacks) == 3 * 1000
+    # The hand's page replays it step by step on a phone, in place (no page load).
+    phone = pages[0]
+    phone.goto(f"{url}hands/1/")
+    phone.evaluate("window.stayed = true")
+    assert phone.locator(".replay__count").inner_text().startswith("Step 1 of")
+    phone.click(".replay__nav a[rel=next]")
+    phone.wait_for_function("() => document.querySelector('.replay__count').textContent.startsWith('Step 2 of')")
+    assert phone.evaluate("window.stayed === true")
+    assert phone.locator("#replay .felt .seat").count() == 3
+    screenshot(phone, "phone-replay")
     for p in pages:
         p.context.close()
 
