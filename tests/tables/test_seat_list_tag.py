@@ -18,9 +18,10 @@ from tables.models import LIVE_GAMES
 from tables.presenter import SeatRow, _Units
 from tests.tables.helpers import act_once, seated_table
 
-# The loop as templates/table.html had it before {% seat_list %}.
+# The loop as templates/table.html had it before {% seat_list %}, with the seated player's user id
+# (``data-user``, which the page uses to mark a player who is away) added since.
 LOOP = """      {% for s in seat_rows %}
-      <li class="seat{% if s.empty %} seat--empty{% endif %}{% if s.me %} seat--me{% endif %}{% if s.acting %} seat--acting{% endif %}{% if s.folded %} seat--folded{% endif %}"{% if s.empty %} data-seat="{{ s.no }}"{% endif %}{% if s.me and not s.empty and not bb %} data-stack="{{ s.stack|stringformat:'d' }}"{% if s.in_hand or s.folded %}{% if phase and phase != "over" %} data-dealt{% endif %}{% endif %}{% endif %}>
+      <li class="seat{% if s.empty %} seat--empty{% endif %}{% if s.me %} seat--me{% endif %}{% if s.acting %} seat--acting{% endif %}{% if s.folded %} seat--folded{% endif %}"{% if s.empty %} data-seat="{{ s.no }}"{% endif %}{% if s.me and not s.empty and not bb %} data-stack="{{ s.stack|stringformat:'d' }}"{% if s.in_hand or s.folded %}{% if phase and phase != "over" %} data-dealt{% endif %}{% endif %}{% endif %}{% if not s.empty and s.user_id is not None %} data-user="{{ s.user_id }}"{% endif %}>
         {% if s.empty %}
           <span class="seat__name muted">{% translate "Empty seat" %}</span>
         {% else %}
