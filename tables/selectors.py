@@ -639,7 +639,6 @@ def table_ledger(*, table: Any) -> dict[str, Any]:
     return {"rows": rows, "rake": int(rake), "hands": table.hands.filter(ended__isnull=False).count()}
 
 
-
 def hands_played(*, user: Any) -> list[int]:
     """Ids of the finished hands ``user`` was dealt into, at any table, newest first.
 

@@ -46,8 +46,11 @@ def hand_story(*, game: str, state: Any, names: list[str]) -> list[Section]:
     for action in state.log:
         events = replay.apply(action)
         steps.append((list(events), _all_in(replay, action)))
-    family = "pp" if game == "PP" else ("baseball" if game == "BB" else variant.FAMILY)
-    return _Teller(family=family, names=names).tell(steps)
+    return _Teller(family=_family(game), names=names).tell(steps)
+
+
+def _family(game: str) -> str:
+    return "pp" if game == "PP" else ("baseball" if game == "BB" else get_variant(game).FAMILY)
 
 
 def step_lines(*, game: str, state: Any, names: list[str]) -> list[list[tuple[str, bool]]]:
@@ -57,8 +60,7 @@ def step_lines(*, game: str, state: Any, names: list[str]) -> list[list[tuple[st
     what the whole story says, so nothing hidden."""
     variant = get_variant(game)
     replay = variant.start(state.setup)
-    family = "pp" if game == "PP" else ("baseball" if game == "BB" else variant.FAMILY)
-    teller = _Teller(family=family, names=names)
+    teller = _Teller(family=_family(game), names=names)
     told = teller.told()
     teller.feed(list(replay.start_events), _all_in(replay, None))
     out = [teller.since(told)]
