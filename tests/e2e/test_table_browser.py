@@ -178,7 +178,7 @@ def test_three_players_play_to_a_showdown(browser: Any, fast_server: str, screen
     phone.goto(f"{url}hands/1/")
     phone.evaluate("window.stayed = true")
     assert phone.locator(".replay__count").inner_text().startswith("Step 1 of")
-    phone.click(".replay__nav a[rel=next]")
+    phone.click(".replay__nav a[data-step=next]")
     phone.wait_for_function("() => document.querySelector('.replay__count').textContent.startsWith('Step 2 of')")
     assert phone.evaluate("window.stayed === true")
     assert phone.locator("#replay .felt .seat").count() == 3
