@@ -20,12 +20,9 @@ worst one does is a seat marked wrongly until the next announcement.
 
 from __future__ import annotations
 
-import logging
 import threading
 import time
 from typing import Any
-
-log = logging.getLogger("tables.presence")
 
 TTL_S = 60.0
 RENEW_S = 20.0
