@@ -66,6 +66,12 @@ _POST_BB = gettext_noop("Post a big blind to play now")
 _POST_MISSED = gettext_noop("Post the blinds you missed to play now")
 _WAIT_BB = gettext_noop("Wait for the big blind instead")
 _CHECK_FOLD = gettext_noop("Check/fold")
+_MORE_TIME = gettext_noop("More time +%(n)s s")
+_BANK_LEFT = gettext_noop("Time bank: %(n)s s left")
+_MORE_TIME_WORDS = gettext_noop("More time")
+_CLOCK_ICON = ('<svg class="icon" viewBox="0 0 16 16" width="16" height="16"><circle cx="8" cy="9" r="5.8" fill="none"'
+               ' stroke="currentColor" stroke-width="1.6"/><path d="M8 6v3.2l2.2 1.4M6.2 1.6h3.6" fill="none"'
+               ' stroke="currentColor" stroke-width="1.6" stroke-linecap="round"/></svg>')
 
 
 def _terms(table: Any) -> str:
@@ -286,6 +292,16 @@ def _panel(get: Any, phase: Any, arranging: Any) -> str:
         else:
             out.append(f'<button type="button" class="pre__btn" data-pre="check_fold" aria-pressed="false">{_t(_CHECK_FOLD)}</button>'
                        f'<button type="button" class="pre__btn" data-pre="check" aria-pressed="false">{_t("Check")}</button></span>')
+    bank = get("time_bank")
+    if bank:
+        # "(clock) More time +20s": the words hidden on a phone, where the bar has no room for
+        # them (static/css/table.css); the button's name says them all the same. The number is
+        # kept left to right ("+20", not "20+", on a Hebrew page), the unit as the page writes it.
+        unit = _t("{n}s").replace("{n}", "")
+        out.append(f'<button type="button" class="act act--quiet act--time" data-action="time" data-key="t"'
+                   f' aria-label="{_bt(_MORE_TIME, n=bank["step"])}" title="{_bt(_BANK_LEFT, n=bank["left"])}">'
+                   f'<span aria-hidden="true">{_CLOCK_ICON} <span class="act__words">{_t(_MORE_TIME_WORDS)}</span>'
+                   f' <bdi dir="ltr">+{_v(bank["step"])}</bdi>{unit}</span> <kbd>T</kbd></button>')
     if get("can_show"):
         out.append(f'<button type="button" class="act act--quiet act--show" data-action="show_cards">{_t(_SHOW)}</button>')
     choice = get("bb_choice")

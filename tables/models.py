@@ -93,6 +93,11 @@ class Table(models.Model):
         return self.is_public and self.club_id is None and self.big_blind >= 20
 
 
+TIME_BANK_SECONDS = 60  # a full time bank (a new seat's)
+TIME_BANK_STEP = 20  # what one "More time" adds to the clock
+TIME_BANK_REFILL = 5  # what each hand the table plays puts back
+
+
 class Seat(models.Model):
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
     seat_no = models.PositiveSmallIntegerField()
@@ -114,6 +119,11 @@ class Seat(models.Model):
     # A small blind passed the seat during a break: owed dead when it is next dealt in, unless
     # that hand's own blinds are its (tables.services._mark_missed_blinds).
     missed_sb = models.BooleanField(default=False)
+    # The time bank (tables.services._more_time): seconds a player may add to their own clock,
+    # ``time_bank`` of them when the table had played ``time_bank_at`` hands; it fills up again by
+    # TIME_BANK_REFILL seconds a hand played since, up to TIME_BANK_SECONDS (tables.models.time_bank_left).
+    time_bank = models.PositiveIntegerField(default=TIME_BANK_SECONDS)
+    time_bank_at = models.PositiveIntegerField(default=0)
     joined = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -125,6 +135,12 @@ class Seat(models.Model):
 
     def __str__(self) -> str:
         return f"seat {self.seat_no} at {self.table_id}"
+
+
+def time_bank_left(seat: Seat, hands_played: int) -> int:
+    """The seconds left in ``seat``'s time bank at a table that has played ``hands_played`` hands."""
+    refilled = TIME_BANK_REFILL * max(0, hands_played - seat.time_bank_at)
+    return min(TIME_BANK_SECONDS, seat.time_bank + refilled)
 
 
 class SeatRequest(models.Model):

@@ -296,12 +296,26 @@ def table_context(*, table_id: int, user: Any, version_hint: int | None = None,
         "can_show": bool(me is not None and hand is not None and hand.ended is not None
                          and me not in _shown(hand, state) and (hand.deadline is not None or table.game == "BB")),
         "bb_choice": _bb_choice(my_seat, seats),
+        "time_bank": _time_bank(table, hand, my_seat, view, me),
     })
     if table.game == "BB":
         from tables import baseball
 
         context.update(baseball.table_extra_context(table=table, user=user))
     return context
+
+
+def _time_bank(table: Any, hand: Any, my_seat: Any, view: dict[str, Any] | None, me: int | None) -> dict[str, int] | None:
+    """While a clock of the viewer's runs (their decision, or an arrangement not yet sent) and
+    their time bank is not empty, ``{"left": seconds in it, "step": what "More time" adds}``:
+    the button is offered then (tables.services._more_time). Else None."""
+    from tables.models import TIME_BANK_STEP, time_bank_left
+
+    if (my_seat is None or me is None or view is None or hand is None or hand.ended is not None
+            or hand.deadline is None or view["phase"] == "over" or me not in (view.get("actors") or ())):
+        return None
+    left = time_bank_left(my_seat, table.hands_played)
+    return {"left": left, "step": min(left, TIME_BANK_STEP)} if left > 0 else None
 
 
 def _bb_choice(my_seat: Any, seats: list[Any]) -> str:

@@ -32,7 +32,7 @@ from rules_engine.cards import Card, CardParseError, Deck
 from rules_engine.errors import RulesError
 from rules_engine.games import get_variant
 from tables import baseball, hotsql, refusals, stakes
-from tables.models import LIVE_GAMES, STAKES_LADDER, Hand, Seat, SeatRequest, Table
+from tables.models import LIVE_GAMES, STAKES_LADDER, TIME_BANK_STEP, Hand, Seat, SeatRequest, Table, time_bank_left
 
 log = logging.getLogger("tables.services")
 
@@ -47,7 +47,7 @@ ENGINE_ACTIONS = frozenset(
      "bet", "raise", "complete", "bring_in", "draw"}
 )
 ARRANGE_ACTIONS = frozenset({"swap", "arrange", "done"})
-TABLE_ACTIONS = frozenset({"sit_out", "im_back", "new_session", "show_cards", "post_bb", "wait_bb"})
+TABLE_ACTIONS = frozenset({"sit_out", "im_back", "new_session", "show_cards", "post_bb", "wait_bb", "time"})
 
 
 class TableError(ValueError):
@@ -468,6 +468,8 @@ def table_act(*, table_id: int, user: AbstractBaseUser, message: dict[str, Any])
             baseball.start_new_session(table, user)
         elif action == "show_cards":
             _show_cards(table, seat)
+        elif action == "time":
+            _more_time(table, seat)
         elif action in ("post_bb", "wait_bb"):
             if not seat.wait_bb:
                 raise TableError(_("You are already dealt in: there is no big blind to post."))
@@ -489,6 +491,32 @@ def table_act(*, table_id: int, user: AbstractBaseUser, message: dict[str, Any])
                 table._hand_only = True  # type: ignore[attr-defined]
         new_version = _bump(table)
     return ActResult(version=new_version)
+
+
+def _more_time(table: Table, seat: Seat) -> None:
+    """"More time": up to TIME_BANK_STEP seconds from the seat's time bank added to the clock it
+    is on (its decision, or the arrangement it has not sent yet: everyone's arrangement clock is
+    one, so it runs longer for all). Asked for, never spent for a player who is not there."""
+    hand = _current_hand(table)
+    if hand is None or hand.deadline is None or hand.clock not in ("decision", "arrange"):
+        raise TableError(_("No clock is running for you."))
+    idx = _engine_index(hand, seat)
+    if idx is None:
+        raise TableError(_("You are not in this hand."))
+    state = _load_state(table, hand)
+    if idx not in state.actors():
+        raise TableError(_("No clock is running for you."))
+    left = time_bank_left(seat, table.hands_played)
+    take = min(TIME_BANK_STEP, left)
+    if take <= 0:
+        raise TableError(_("Your time bank is empty."))
+    hand.deadline = max(hand.deadline, timezone.now()) + dt.timedelta(seconds=take)
+    hand.save(update_fields=["deadline"])
+    seat.time_bank = left - take
+    seat.time_bank_at = table.hands_played
+    seat.save(update_fields=["time_bank", "time_bank_at"])
+    # _bump schedules the later clock when no timer is pending; a pending one (for the old
+    # deadline) finds the table moved on when it fires and hands the clock on (table_timer).
 
 
 def showable(table: Table, hand: Hand | None) -> bool:

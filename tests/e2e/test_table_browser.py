@@ -216,6 +216,37 @@ def test_a_player_who_lets_the_clock_run_out_goes_on_a_break(browser: Any, fast_
         p.context.close()
 
 
+def test_more_time_adds_twenty_seconds_to_the_players_clock(browser: Any, fast_server: str, screenshot: Any) -> None:
+    tag = uuid.uuid4().hex[:5]
+    pages = [_sign_up(browser, fast_server, f"{n}{tag}", DESKTOP) for n in ("ida", "jon")]
+    url = _new_table(pages[0], fast_server, f"Bank {tag}", 2)
+    for page in pages:
+        if page.url != url:
+            page.goto(url)
+        page.click("form.sit button")
+        page.wait_for_load_state()
+    for page in pages:
+        _wait(page, ".phase-preflop")
+    actor = next(p for p in pages if p.locator(".seat--me.seat--acting").count())
+    other = next(p for p in pages if p is not actor)
+    assert other.locator(".act--time").count() == 0  # only the player whose clock runs
+    button = actor.locator(".act--time")
+    assert button.get_attribute("title") == "Time bank: 60 s left"
+    assert button.inner_text().split() == ["More", "time", "+20s", "T"]
+    version = actor.locator("#table-root").get_attribute("data-version")
+    actor.keyboard.press("t")  # the button's shortcut
+    actor.wait_for_function("v => document.querySelector('#table-root').dataset.version !== v", arg=version)
+    # The decision clock is 10 s at this server: 20 s more puts it well past that, for both.
+    for page in (actor, other):
+        left = int(re.sub(r"\D", "", page.locator(".seat--acting .clock").inner_text()))
+        assert 20 <= left <= 30, left
+    assert actor.locator(".act--time").get_attribute("title") == "Time bank: 40 s left"
+    screenshot(actor, "desktop-more-time")
+    actor.click(".act--fold")
+    for p in pages:
+        p.context.close()
+
+
 def test_a_player_who_closes_the_table_is_marked_away(browser: Any, fast_server: str, screenshot: Any) -> None:
     tag = uuid.uuid4().hex[:5]
     host, guest = (_sign_up(browser, fast_server, f"{n}{tag}", DESKTOP) for n in ("hal", "gus"))

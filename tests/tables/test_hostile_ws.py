@@ -26,7 +26,7 @@ pytestmark = [pytest.mark.django_db(transaction=True)]
 FUZZ_MESSAGES = int(os.environ.get("FUZZ_MESSAGES", "10000"))
 
 KINDS = ["fold", "check", "call", "bet_pot", "raise_pot", "all_in", "swap", "arrange", "done", "draw",
-         "bet", "raise", "sit_out", "im_back", "show_cards", "new_session", "post_bb", "wait_bb", "snapshot", "", "FOLD", "drop table", "__proto__", "∞"]
+         "bet", "raise", "sit_out", "im_back", "show_cards", "new_session", "post_bb", "wait_bb", "time", "snapshot", "", "FOLD", "drop table", "__proto__", "∞"]
 
 
 def _junk_value(rng: random.Random, depth: int = 0) -> Any:
@@ -66,7 +66,7 @@ def hostile_message(rng: random.Random, version: int, own_cards: list[str]) -> s
     if kind == 5:  # stale or future version
         return json.dumps({"action": rng.choice(KINDS[:12]), "version": version + rng.choice([-3, -2, -1, 1, 2, 99, -99])})
     if kind == 6:  # current version, but this socket's player is not the one to act
-        return json.dumps({"action": rng.choice(["fold", "check", "call", "bet_pot", "raise_pot", "all_in", "bet", "raise", "draw"]), "version": version})
+        return json.dumps({"action": rng.choice(["fold", "check", "call", "bet_pot", "raise_pot", "all_in", "bet", "raise", "draw", "time"]), "version": version})
     if kind == 7:  # swaps and arrangements outside the arrangement, or with others' cards
         cards = [rng.choice(own_cards + ["Ah", "Kd", "2c", "Zz"]) for _ in range(rng.choice([0, 1, 2, 3, 12]))]
         return json.dumps({"action": rng.choice(["swap", "arrange", "done"]), "version": version, "cards": cards, "order": cards})
