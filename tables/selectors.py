@@ -678,6 +678,11 @@ def hands_played(*, user: Any) -> list[int]:
     return [hand_id for hand_id, players in rows if any(int(p[1]) == uid for p in players or ())]
 
 
+def dealt_in(*, hand: Any, user: Any) -> bool:
+    """Whether ``user`` was dealt into ``hand``."""
+    return bool(getattr(user, "is_authenticated", False)) and any(int(p[1]) == user.pk for p in hand.players)
+
+
 def hand_rows(*, user: Any, hand_ids: list[int]) -> list[dict[str, Any]]:
     """One line per hand for the player's own list: when it ended, where, which game, and what
     it did to the player's stack (chips, or Baseball's exact units as written)."""

@@ -24,10 +24,20 @@ def _require_watcher(request: HttpRequest, table_id: int) -> None:
         raise Http404
 
 
+def _watcher(request: HttpRequest, table_id: int) -> bool:
+    invited = request.session.get("invited_tables", [])
+    return selectors.can_watch(table_id=table_id, user=request.user, invited_tables=invited)
+
+
 def _finished_hand(request: HttpRequest, table_id: int, number: int) -> Hand:
-    _require_watcher(request, table_id)
+    """The finished hand, for whoever may watch its table or was dealt into it: a player's own
+    hands stay theirs to read ("Your hands") after they lose sight of the table (left a club,
+    lost a private table's link). Else 404, as for a hand that does not exist."""
     hand = Hand.objects.filter(table_id=table_id, number=number, ended__isnull=False).select_related("table").first()
     if hand is None:
+        raise Http404
+    hand.watcher = _watcher(request, table_id)  # type: ignore[attr-defined]
+    if not hand.watcher and not selectors.dealt_in(hand=hand, user=request.user):  # type: ignore[attr-defined]
         raise Http404
     return hand
 
@@ -45,11 +55,14 @@ def hand_history(request: HttpRequest, table_id: int, number: int) -> HttpRespon
         return render(request, "tables/_replay.html", {"replay": replay, "hand": hand, "table": hand.table})
     context = selectors.finished_hand_context(hand=hand, user=request.user)
     context["replay"] = replay
-    # The hands just before and after, to read a night's hands one after another.
-    ended = Hand.objects.filter(table_id=table_id, ended__isnull=False)
-    context["previous_number"] = (ended.filter(number__lt=number).order_by("-number")
-                                  .values_list("number", flat=True).first())
-    context["next_number"] = ended.filter(number__gt=number).order_by("number").values_list("number", flat=True).first()
+    context["watcher"] = hand.watcher  # type: ignore[attr-defined]
+    if hand.watcher:  # type: ignore[attr-defined]
+        # The hands just before and after, to read a night's hands one after another (not for
+        # a player who only reads their own: the others are not theirs to open).
+        ended = Hand.objects.filter(table_id=table_id, ended__isnull=False)
+        context["previous_number"] = (ended.filter(number__lt=number).order_by("-number")
+                                      .values_list("number", flat=True).first())
+        context["next_number"] = ended.filter(number__gt=number).order_by("number").values_list("number", flat=True).first()
     # The history this viewer may see: unshown hands hidden, the viewer's own cards included.
     text = selectors.hand_history_text(hand=hand, user=request.user)
     context["phh"] = text
@@ -119,6 +132,10 @@ def my_hands(request: HttpRequest) -> HttpResponse:
     pages = Paginator(selectors.hands_played(user=request.user), HANDS_PER_PAGE)
     page = pages.get_page(request.GET.get("page"))
     rows = selectors.hand_rows(user=request.user, hand_ids=list(page.object_list))
+    # Each table linked only while the player may still open it (the hand's own page they may).
+    watch = {t: _watcher(request, t) for t in {r["table_id"] for r in rows}}
+    for r in rows:
+        r["watch"] = watch[r["table_id"]]
     return render(request, "tables/my_hands.html", {
         "rows": rows, "page": page, "total": pages.count,
         "mixed": len({r["game"] for r in rows}) > 1,

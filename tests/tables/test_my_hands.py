@@ -11,7 +11,7 @@ import pytest
 from django.test import Client
 
 from tables import services, views_hands
-from tables.models import Hand
+from tables.models import Hand, Seat
 from tests.tables.helpers import make_user, play_passively, seated_table
 
 pytestmark = pytest.mark.django_db
@@ -94,3 +94,32 @@ def test_baseball_hands_show_their_exact_units(client: Client) -> None:
     i = next(i for i, p in enumerate(hand.players) if int(p[1]) == users[0].pk)
     shown = hand.result["net_display"][i]
     assert rows[0][1].lstrip("+±") == shown.lstrip("+")
+
+
+def test_a_player_who_lost_sight_of_a_private_table_still_reads_their_own_hands(client: Client) -> None:
+    table, users = seated_table(n=3, game="NT", is_public=False)
+    me = users[0]
+    first, second = _play(table, 2)
+    services.table_leave_seat(table_id=table.id, user=me)  # a private table: now a stranger to it
+    play_passively(table)  # the hand being played when they stood up ends: their seat goes
+    assert not Seat.objects.filter(table=table, user=me).exists()
+    client.force_login(me)
+    assert client.get(f"/tables/{table.id}/").status_code == 404
+    page = client.get(f"/tables/{table.id}/hands/{first.number}/")
+    assert page.status_code == 200
+    html = page.content.decode()
+    # No way on to what is no longer theirs: the table, the hands before and after.
+    assert f'href="/tables/{table.id}/"' not in html
+    assert f"/tables/{table.id}/hands/{second.number}/" not in html
+    assert 'href="/accounts/me/hands/"' in html
+    assert client.get(f"/tables/{table.id}/hands/{first.number}.phh").status_code == 200
+    listing = client.get("/accounts/me/hands/").content.decode()
+    assert f'href="/tables/{table.id}/hands/{first.number}/"' in listing
+    assert f'href="/tables/{table.id}/"' not in listing  # the table named, not linked
+    # A player still seated there gets the table's links; a stranger gets nothing.
+    client.force_login(users[1])
+    html = client.get(f"/tables/{table.id}/hands/{first.number}/").content.decode()
+    assert f'href="/tables/{table.id}/"' in html and f"/tables/{table.id}/hands/{second.number}/" in html
+    client.force_login(make_user("outsider"))
+    assert client.get(f"/tables/{table.id}/hands/{first.number}/").status_code == 404
+    assert client.get(f"/tables/{table.id}/hands/{first.number}.phh").status_code == 404
