@@ -689,6 +689,10 @@ def _note_presence(table_id: int, user_id: int, key: str, arrived: bool) -> None
     live.broadcast_table_presence(table_id, away)
 
 
+def _announce_presence(table_id: int) -> None:
+    live.broadcast_table_presence(table_id, presence.away(table_id))
+
+
 def _start_presence_renewal() -> None:
     """With Redis, renew this process's sockets there every ``presence.RENEW_S`` seconds."""
     global _renewal
@@ -700,7 +704,9 @@ def _start_presence_renewal() -> None:
         while True:
             await asyncio.sleep(presence.RENEW_S)
             try:
-                await _db(presence.renew)()
+                for table_id in await _db(presence.renew)():
+                    # Another process's sockets ran out there: announce who is away now.
+                    await _db(_announce_presence)(table_id)
             except Exception:
                 log.warning("could not renew this process's table sockets in Redis", exc_info=True)
 

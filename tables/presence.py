@@ -12,7 +12,9 @@ Where the sockets live:
 - With Redis (several Daphne processes): a sorted set per table, ``<socket> -> expiry``, each
   process writing its own sockets and renewing them every ``RENEW_S`` seconds, so that a process
   that dies without closing its sockets stops counting after ``TTL_S`` (its players reconnect to
-  another process, which announces them). The set's key expires with its last socket.
+  another process, which announces them; a process renewing its own sockets at that table clears
+  the dead ones and announces the players who did not come back). The set's key expires with its
+  last socket.
 
 Failures (Redis not answering) are raised to the consumer, which logs them and carries on: the
 worst one does is a seat marked wrongly until the next announcement.
@@ -100,17 +102,21 @@ def away(table_id: int) -> list[int]:
     return sorted(seated - present(table_id))
 
 
-def renew() -> None:
-    """Push back the expiry of every socket this process holds (Redis only)."""
+def renew() -> list[int]:
+    """Push back the expiry of every socket this process holds (Redis only). Returns the tables
+    where sockets of another process ran out meanwhile (it died without closing them): their
+    players may be away now, which the caller announces (nobody else would)."""
     if not _shared():
-        return
+        return []
     with _lock:
         held = {table_id: dict(sockets) for table_id, sockets in _local.items()}
     if not held:
-        return
-    expiry = time.time() + TTL_S
+        return []
+    now = time.time()
     pipe = _client().pipeline(transaction=False)
     for table_id, sockets in held.items():
-        pipe.zadd(_key(table_id), {f"{user_id}:{key}": expiry for key, user_id in sockets.items()})
+        pipe.zremrangebyscore(_key(table_id), "-inf", now)
+        pipe.zadd(_key(table_id), {f"{user_id}:{key}": now + TTL_S for key, user_id in sockets.items()})
         pipe.expire(_key(table_id), int(TTL_S) + 5)
-    pipe.execute()
+    removed = pipe.execute()[0::3]
+    return [table_id for table_id, count in zip(held, removed, strict=True) if count]

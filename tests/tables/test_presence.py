@@ -100,11 +100,14 @@ def test_with_redis_every_process_counts_and_a_silent_one_stops_counting(monkeyp
     # That process died without closing its socket: once its entry is past, b is away again.
     client.zadd(key, {f"{b.pk}:p2-7": time.time() - 1})
     assert presence.away(table.id) == [b.pk]
-    # This process renews its own: a's entry is pushed back.
+    # This process renews its own: a's entry is pushed back, and the dead process's is cleared,
+    # its table named so that the renewal announces b as away (nobody else would).
     before = client.zscore(key, f"{a.pk}:p1-1")
     time.sleep(0.01)
-    presence.renew()
+    assert presence.renew() == [table.id]
     assert client.zscore(key, f"{a.pk}:p1-1") > before
+    assert client.zscore(key, f"{b.pk}:p2-7") is None
+    assert presence.renew() == []  # nothing ran out since: nothing to announce
     assert presence.depart(table.id, a.pk, "p1-1") == sorted([a.pk, b.pk])
     assert client.zscore(key, f"{a.pk}:p1-1") is None
     client.delete(key)
