@@ -1683,6 +1683,17 @@ def replay_phh(text: str) -> Any:
     return parse_phh(text).state
 
 
+def phh_players(state: Any) -> tuple[int, ...]:
+    """The engine seats of p1, p2, ... in the PHH that :func:`to_phh` writes for ``state``
+    (to name them in an optional ``players`` field, say)."""
+    notation = _NOTATIONS.get(getattr(state, "variant", ""))
+    if notation is None:
+        raise TypeError("phh_players needs a hand state of a supported game")
+    if isinstance(notation, BaseballNotation):
+        return notation.players_of(state.dealer, state.n)
+    return notation.players_of(state.setup.button, state.n)  # type: ignore[attr-defined, no-any-return]
+
+
 def to_phh(
     state: Any,
     *,

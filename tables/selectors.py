@@ -585,14 +585,20 @@ def hand_history_text(*, hand: Any, user: Any) -> str:
 
     state = get_variant(hand.game).from_json(hand.state)
     viewer = _engine_index_of(hand, user)
-    text = notation.to_phh(state, hide_unshown=True, viewer=viewer)
+    # The players by the names the table showed (PHH's optional ``players``, p1 first), as a
+    # card room's history names them; nothing the table did not show to whoever may read this.
+    names = _hand_names(hand)
+    players = {"players": ["".join(ch for ch in names[hand.players[i][0]] if ch.isprintable())
+                           for i in notation.phh_players(state)]}
+    text = notation.to_phh(state, hide_unshown=True, viewer=viewer, fields=players)
     if not hand.deck_commitment or len(hand.deck_salts) != fairness.DECK_SIZE:
         return text
     commit = fairness.ShuffleCommitment(tuple(state.setup.deck), tuple(hand.deck_salts))
     # A card a draw hand dealt out of the reshuffled discards keeps its place sealed: opening it
     # would tell which seat was first dealt that card, and threw it away.
     shown = fairness._cards_in_history(tomllib.loads(text).get("actions")) - set(getattr(state, "recycled", ()))
-    return notation.to_phh(state, hide_unshown=True, viewer=viewer, fields=fairness.public_fields(commit, shown))
+    return notation.to_phh(state, hide_unshown=True, viewer=viewer,
+                           fields={**players, **fairness.public_fields(commit, shown)})
 
 
 def _engine_index_of(hand: Any, user: Any) -> int | None:

@@ -69,9 +69,16 @@ def check_one(text: str) -> dict[str, Any]:
         log.warning("unreadable hand history: %s: %s", type(exc).__name__, exc)
         return {"error": _("This is not a hand history the site can read (%(why)s).") % {"why": type(exc).__name__}}
     variant = str(parsed.fields.get("variant", ""))
+    starts = parsed.fields.get("starting_stacks", [])
+    # The players by name where the history names them (PHH's ``players``, as the site's own
+    # downloads do), else p1, p2, ...
+    names = parsed.fields.get("players")
+    if not (isinstance(names, list) and len(names) == len(starts) and all(isinstance(x, str) and x.strip() for x in names)):
+        names = [f"p{i}" for i in range(1, len(starts) + 1)]
     out: dict[str, Any] = {
-        "variant": variant, "game": game_name(variant), "summary": summary,
-        "stacks": list(zip(parsed.fields.get("starting_stacks", []), summary.get("finishing_stacks", []), strict=False)),
+        "variant": variant, "game": game_name(variant), "summary": summary, "names": names,
+        "stacks": [(names[i], start, end) for i, (start, end)
+                   in enumerate(zip(starts, summary.get("finishing_stacks", []), strict=False))],
     }
     try:
         out["fairness"] = fairness.verify_phh(text)
@@ -102,9 +109,8 @@ def check_many(hands: list[tuple[str, str]]) -> dict[str, Any]:
         one = check_one(text)
         row: dict[str, Any] = {"name": name, "error": one.get("error")}
         if not row["error"]:
-            nets = [_net(start, end) for start, end in one["stacks"]]
-            row.update(game=one["game"], fairness=one["fairness"],
-                       nets=[(f"p{i}", n) for i, n in enumerate(nets, 1) if n])
+            nets = [(who, _net(start, end)) for who, start, end in one["stacks"]]
+            row.update(game=one["game"], fairness=one["fairness"], nets=[(who, n) for who, n in nets if n])
         rows.append(row)
     unreadable = sum(1 for r in rows if r["error"])
     broken = sum(1 for r in rows if not r["error"] and r["fairness"] is not None and not r["fairness"].ok)

@@ -131,3 +131,42 @@ def test_a_file_of_too_many_hands_is_sent_to_the_command_line(client: Client) ->
     body = res.content.decode()
     assert res.status_code == 400 and f"holds {MAX_HANDS + 1} hands" in body
     assert "python -m rules_engine verify FILE.phhs" in body and "<tbody>" not in body
+
+
+@pytest.mark.parametrize("game", ["PP", "NT", "F7S", "F5D", "BB"])
+def test_a_site_history_names_its_players_p1_first(game: str) -> None:
+    """PHH's ``players``: the names the table showed, in the history's own order (p1 first), so
+    that each name goes with that player's stacks and winnings."""
+    import tomllib
+
+    from rules_engine import notation
+    from tables.selectors import _display_name
+
+    table, users = seated_table(n=3, game=game)
+    hand = play_passively(table)
+    fields = tomllib.loads(hand_history_text(hand=hand, user=None))
+    parsed = notation.parse_phh(hand_history_text(hand=hand, user=None))
+    by_user = {u.pk: _display_name(u) for u in users}
+    expected = [by_user[int(hand.players[seat][1])] for seat in parsed.players]
+    assert fields["players"] == expected
+    assert len(set(expected)) == 3
+    if game != "BB":  # chips: each name's start is that player's stack when the hand began
+        starts = {by_user[int(u)]: int(start) for _seat, u, start in hand.players}
+        assert [starts[name] for name in fields["players"]] == fields["starting_stacks"]
+
+
+def test_the_checker_names_the_players_a_history_names(client: Client) -> None:
+    import tomllib
+
+    text = _history()
+    names = tomllib.loads(text)["players"]
+    body = client.post("/hands/check/", {"text": text}).content.decode()
+    for name in names:
+        assert f"<td><bdi>{name}</bdi></td>" in body
+    # Without the field (or with one that does not fit the players), p1, p2, ...
+    bare = "\n".join(line for line in text.splitlines() if not line.startswith("players ="))
+    body = client.post("/hands/check/", {"text": bare}).content.decode()
+    assert "<td><bdi>p1</bdi></td>" in body and f"<bdi>{names[0]}</bdi>" not in body
+    wrong = bare + '\nplayers = ["only one"]\n'
+    body = client.post("/hands/check/", {"text": wrong}).content.decode()
+    assert "<td><bdi>p3</bdi></td>" in body and "<bdi>only one</bdi>" not in body
