@@ -32,7 +32,16 @@ from rules_engine.cards import Card, CardParseError, Deck
 from rules_engine.errors import RulesError
 from rules_engine.games import get_variant
 from tables import baseball, hotsql, refusals, stakes
-from tables.models import LIVE_GAMES, STAKES_LADDER, TIME_BANK_STEP, Hand, Seat, SeatRequest, Table, time_bank_left
+from tables.models import (
+    LIVE_GAMES,
+    STAKES_LADDER,
+    TIME_BANK_STEP,
+    Hand,
+    Seat,
+    SeatRequest,
+    Table,
+    time_bank_left,
+)
 
 log = logging.getLogger("tables.services")
 

@@ -17,7 +17,13 @@ from django.utils import timezone
 
 from tables import selectors, services
 from tables.models import TIME_BANK_SECONDS, TIME_BANK_STEP, Seat, Table
-from tests.tables.helpers import current_state, make_user, play_passively, seated_table, user_for_index
+from tests.tables.helpers import (
+    current_state,
+    make_user,
+    play_passively,
+    seated_table,
+    user_for_index,
+)
 from tests.tables.test_consumers import _connect, _next_state
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
