@@ -775,6 +775,34 @@ def _club_hand_played(table: Table, hand: Hand, nets: list[tuple[AbstractBaseUse
         log.exception("club session could not count hand %s of table %s", hand.id, table.id)
 
 
+# A site's public table stands up a player it has dealt this many hands in a row without (on a
+# break, or short of a big blind): the seat goes to someone who will play (DECISIONS.md).
+ABSENT_HANDS = 10
+
+
+def _stand_up_the_long_absent(table: Table, ready: list[Seat]) -> None:
+    """At one of the site's public tables (not a club's, not a private one: their hosts decide),
+    cash out every seated player who was at the table for the last ABSENT_HANDS hands and dealt
+    into none of them. Their chips go back to their bankroll, as when they stand up."""
+    if not table.is_public or table.club_id is not None or baseball.is_baseball(table):
+        return
+    absent = list(Seat.objects.filter(table=table, leaving=False).exclude(pk__in=[s.pk for s in ready])
+                  .select_related("user"))
+    if not absent:
+        return
+    recent = list(Hand.objects.filter(table=table).order_by("-number").values_list("players", "started")[:ABSENT_HANDS])
+    if len(recent) < ABSENT_HANDS:
+        return
+    since = recent[-1][1]
+    dealt = {int(p[1]) for players, _started in recent for p in players}
+    gone = [s for s in absent if s.joined < since and s.user_id not in dealt]
+    for seat in gone:
+        log.info("table %s: %s stood up after %s hands without being dealt in", table.id, seat.user_id, ABSENT_HANDS)
+        _cash_out(table, seat)
+    if gone:
+        transaction.on_commit(_lobby_changed)
+
+
 def _ready_seats(table: Table) -> list[Seat]:
     if baseball.is_baseball(table):
         return baseball.ready_seats(table, Seat.objects.filter(table=table).order_by("seat_no"))
@@ -934,6 +962,7 @@ def _start_hand_if_ready(table: Table) -> Hand | None:
     if table.next_game and table.next_game != table.game:
         _switch_game(table)
     ready = _ready_seats(table)
+    _stand_up_the_long_absent(table, ready)
     if len(ready) < 2:
         return None
     # The last hand's clock (its showdown pause) ends with this deal: a deadline left on it would

@@ -1,0 +1,82 @@
+"""A site's public table stands up a player it has dealt ABSENT_HANDS hands in a row without (on
+a break, or short of a big blind), their chips back to their bankroll: the seat goes to someone
+who will play. Private and club tables never do (their hosts decide)."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from club.models import Profile
+from tables import services
+from tables.models import Seat, Table
+from tests.tables.helpers import play_passively, seated_table
+
+pytestmark = pytest.mark.django_db
+
+
+def _play_hands(table: Table, hands: int) -> None:
+    for _ in range(hands):
+        finished = play_passively(table)
+        if finished.deadline is not None:  # the showdown pause runs out: the next hand is dealt
+            services.table_expire(table_id=table.id, now=finished.deadline + dt.timedelta(seconds=1))
+        table.refresh_from_db()
+
+
+def _bankroll(user) -> int:
+    return Profile.objects.get(user=user).bankroll
+
+
+def _break(table: Table, user) -> None:
+    table.refresh_from_db()
+    services.table_act(table_id=table.id, user=user, message={"action": "sit_out", "version": table.version})
+
+
+@pytest.mark.parametrize("game", ["NT", "PP"])
+def test_a_player_on_a_break_for_ten_hands_is_stood_up_with_their_chips(game: str) -> None:
+    table, (a, b, c) = seated_table(n=3, game=game)
+    _break(table, c)  # from the next hand
+    _play_hands(table, 1)
+    stack = Seat.objects.get(table=table, user=c).stack
+    before = _bankroll(c)
+    # Dealt nine hands without them: still seated (the first hand they were in counts).
+    _play_hands(table, services.ABSENT_HANDS - 1)
+    assert Seat.objects.filter(table=table, user=c).exists()
+    assert _bankroll(c) == before
+    # The tenth: the next deal stands them up, their chips back in their bankroll.
+    _play_hands(table, 1)
+    assert not Seat.objects.filter(table=table, user=c).exists()
+    assert _bankroll(c) == before + stack
+    assert Seat.objects.filter(table=table).count() == 2  # the others play on
+
+
+def test_a_player_back_in_time_keeps_the_seat() -> None:
+    table, (a, b, c) = seated_table(n=3, game="NT")
+    _break(table, c)
+    _play_hands(table, services.ABSENT_HANDS - 2)
+    table.refresh_from_db()
+    services.table_act(table_id=table.id, user=c, message={"action": "im_back", "version": table.version})
+    _play_hands(table, services.ABSENT_HANDS)
+    assert Seat.objects.filter(table=table, user=c).exists()
+
+
+def test_private_tables_never_stand_anyone_up() -> None:
+    table, (a, b, c) = seated_table(n=3, game="NT", is_public=False)
+    _break(table, c)
+    _play_hands(table, services.ABSENT_HANDS + 2)
+    assert Seat.objects.filter(table=table, user=c).exists()
+
+
+def test_a_newcomer_is_not_counted_against_hands_dealt_before_they_sat() -> None:
+    table, (a, b, c) = seated_table(n=3, game="NT")
+    _play_hands(table, services.ABSENT_HANDS)
+    services.table_leave_seat(table_id=table.id, user=c)
+    _play_hands(table, 1)  # their last hand ends: the seat is free
+    from tests.tables.helpers import make_user
+
+    late = make_user("late_sitter")
+    services.table_take_seat(table_id=table.id, user=late, buy_in=1000)
+    _break(table, late)  # sits down and takes a break at once
+    _play_hands(table, services.ABSENT_HANDS - 1)
+    assert Seat.objects.filter(table=table, user=late).exists()
