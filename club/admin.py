@@ -11,6 +11,8 @@ from club.models import (
     ClubSession,
     ClubSessionHand,
     ClubSessionResult,
+    GameNight,
+    GameNightReply,
     JoinRequest,
     LedgerEntry,
     Membership,
@@ -114,3 +116,23 @@ class ClubSessionHandAdmin(admin.ModelAdmin):
     list_display = ("session", "table_id", "hand_id", "game", "pot", "recorded")
     list_filter = ("game", "session__club")
     search_fields = ("=table_id", "=hand_id", "session__club__name")
+
+
+class GameNightReplyInline(admin.TabularInline):
+    model = GameNightReply
+    extra = 0
+    readonly_fields = ("user", "answer", "updated")
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None) -> bool:  # type: ignore[no-untyped-def]
+        return False
+
+
+@admin.register(GameNight)
+class GameNightAdmin(admin.ModelAdmin):
+    list_display = ("club", "starts_at", "note", "cancelled", "created_by", "created")
+    list_filter = ("cancelled", "club")
+    search_fields = ("club__name", "note", "created_by__username")
+    date_hierarchy = "starts_at"
+    list_select_related = ("club", "created_by")
+    inlines = [GameNightReplyInline]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import math
 from typing import Any
 
@@ -9,6 +10,7 @@ from django import forms
 from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
@@ -139,3 +141,29 @@ class ChipsForm(forms.Form):
 
 class JoinRequestForm(forms.Form):
     message = forms.CharField(label=_("A word to the hosts (optional)"), max_length=200, required=False)
+
+
+class GameNightForm(forms.Form):
+    """A host's new night. The browser's date-and-time box sends the reader's local time
+    ("2026-06-04T20:00"); the field reads it in the zone the page was drawn in (the reader's,
+    ``club.middleware``). Whether the time is in the future, and the note's length, are the
+    service's to say."""
+
+    starts_at = forms.DateTimeField(
+        label=_("Day and time"),
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
+        error_messages={"required": _("Choose the day and time of the night."),
+                        "invalid": _("That day and time could not be read. Choose them again.")},
+    )
+    note = forms.CharField(
+        label=_("Game and stakes (optional)"), required=False, strip=False,
+        widget=forms.TextInput(attrs={"maxlength": 200, "placeholder": _("Patch-Patch 5/10 at the club table")}),
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # The browser's picker offers only days from now to a year ahead (the service's limits).
+        now = timezone.localtime()
+        attrs = self.fields["starts_at"].widget.attrs
+        attrs["min"] = now.strftime("%Y-%m-%dT%H:%M")
+        attrs["max"] = (now + dt.timedelta(days=365)).strftime("%Y-%m-%dT%H:%M")

@@ -274,3 +274,45 @@ class ClubSessionHand(models.Model):
 
     def __str__(self) -> str:
         return f"hand {self.hand_id} at table {self.table_id}"
+
+
+class GameNight(models.Model):
+    """A night a club's host puts on the calendar ahead ("Thursday 20:00, Patch-Patch 5/10"),
+    for members to say whether they are coming. It plans a night; a :class:`ClubSession` is the
+    night being played, and the two are not linked (a host starts a session as before)."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="game_nights")
+    starts_at = models.DateTimeField()
+    note = models.CharField(max_length=200, blank=True, default="")
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    created = models.DateTimeField(auto_now_add=True)
+    cancelled = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["starts_at", "id"]
+        indexes = [models.Index(fields=["club", "starts_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.club} night of {self.starts_at:%Y-%m-%d %H:%M}"
+
+
+class GameNightReply(models.Model):
+    """A member's answer to a game night: coming, maybe, or not coming. One per member and night;
+    changing it rewrites the row."""
+
+    class Answer(models.TextChoices):
+        YES = "yes", _("Coming")
+        MAYBE = "maybe", _("Maybe")
+        NO = "no", _("Not coming")
+
+    night = models.ForeignKey(GameNight, on_delete=models.CASCADE, related_name="replies")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    answer = models.CharField(max_length=8, choices=Answer.choices)
+    updated = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["night", "updated", "id"]
+        constraints = [models.UniqueConstraint(fields=["night", "user"], name="one_reply_per_member_and_night")]
+
+    def __str__(self) -> str:
+        return f"{self.user} {self.answer} for {self.night_id}"

@@ -1,4 +1,5 @@
-"""Readers for club pages: memberships, statements, sessions and leaderboards. No writes here.
+"""Readers for club pages: memberships, statements, sessions, leaderboards and game nights. No
+writes here.
 
 Periods for the leaderboard: ``month`` is the current calendar month; ``season`` is the current
 calendar quarter (January-March, April-June, July-September, October-December: a season of
@@ -24,6 +25,8 @@ from club.models import (
     ClubInvite,
     ClubSession,
     ClubSessionResult,
+    GameNight,
+    GameNightReply,
     JoinRequest,
     LedgerEntry,
     Membership,
@@ -259,3 +262,55 @@ def club_leaderboard(*, club: Club, period: str = "month", today: dt.date | None
                  units_net=r["units_net"] or 0)
         for place, r in shared_places(sums, key=lambda r: (r["net"], r["units_net"] or 0))
     ])
+
+
+# -- Game nights -----------------------------------------------------------------------------
+
+# A night stays on the list this long after it starts: tonight's game is still "on" while it is
+# played (and a latecomer can see who came), and it is gone by the next morning.
+NIGHT_STAYS_LISTED = dt.timedelta(hours=6)
+NIGHTS_LISTED = 10
+
+
+@dataclass(frozen=True)
+class NightRow:
+    """A game night as the club's page shows it to one member: who answered what (names in the
+    order they answered; only people still in the club), and the viewer's own answer."""
+
+    night: GameNight
+    yes: tuple[str, ...]
+    maybe: tuple[str, ...]
+    no: tuple[str, ...]
+    mine: str  # "yes", "maybe", "no", or "" before the viewer answers
+    started: bool
+
+    @property
+    def open_for_replies(self) -> bool:
+        return not self.night.cancelled and not self.started
+
+
+def upcoming_game_nights(*, club: Club, user: Any, now: dt.datetime | None = None) -> list[NightRow]:
+    """The club's next nights, soonest first (at most 10), including one that started less than
+    six hours ago and cancelled ones (marked), each with its replies."""
+    now = now or timezone.now()
+    nights = list(
+        GameNight.objects.filter(club=club, starts_at__gte=now - NIGHT_STAYS_LISTED).order_by("starts_at", "id")[:NIGHTS_LISTED]
+    )
+    replies = (
+        GameNightReply.objects.filter(night__in=nights)
+        # A member who left is not coming, whatever they said before.
+        .filter(user__memberships__club=club, user__memberships__active=True)
+        .select_related("user", "user__profile").order_by("updated", "id")
+    )
+    answers: dict[int, dict[str, list[str]]] = {n.pk: {"yes": [], "maybe": [], "no": []} for n in nights}
+    mine: dict[int, str] = {}
+    viewer_id = user.pk if user is not None and getattr(user, "is_authenticated", False) else None
+    for r in replies:
+        answers[r.night_id][r.answer].append(display_name(r.user))
+        if r.user_id == viewer_id:
+            mine[r.night_id] = r.answer
+    return [
+        NightRow(night=n, yes=tuple(answers[n.pk]["yes"]), maybe=tuple(answers[n.pk]["maybe"]),
+                 no=tuple(answers[n.pk]["no"]), mine=mine.get(n.pk, ""), started=n.starts_at <= now)
+        for n in nights
+    ]

@@ -23,6 +23,8 @@ from club.models import (
     ClubSession,
     ClubSessionHand,
     ClubSessionResult,
+    GameNight,
+    GameNightReply,
     JoinRequest,
     LedgerEntry,
     Membership,
@@ -592,6 +594,78 @@ def _sixtieths(units: Any) -> int:
     if scaled.denominator != 1:
         raise ClubError(f"{units} units is not a share of a pot among at most six players")
     return int(scaled)
+
+
+# -- Game nights ------------------------------------------------------------------------------
+#
+# A host puts a night on the calendar ahead; members say yes, maybe or no until it starts. A
+# cancelled night keeps its replies and stays listed (as cancelled) as long as any night does.
+
+NIGHT_MAX_AHEAD = dt.timedelta(days=365)
+NIGHT_NOTE_MAX = 200
+# Nights a club may have ahead at once, as many as its page lists: a night scheduled beyond
+# them would be invisible to everyone.
+NIGHTS_AHEAD_MAX = 10
+
+
+def game_night_schedule(*, club: Club, by: Any, starts_at: dt.datetime, note: str = "") -> GameNight:
+    """A host puts a night on the club's calendar: in the future, at most a year ahead."""
+    _require_host(club, by)
+    if timezone.is_naive(starts_at):
+        raise ClubError("a game night's start needs a time zone")
+    now = timezone.now()
+    if starts_at <= now:
+        raise ClubError(_("That time has already passed. Choose a time in the future."))
+    if starts_at > now + NIGHT_MAX_AHEAD:
+        raise ClubError(_("A night can be scheduled at most a year ahead."))
+    note = (note or "").strip()
+    if len(note) > NIGHT_NOTE_MAX:
+        raise ClubError(_("The note has at most 200 characters."))
+    with transaction.atomic():
+        Club.objects.select_for_update().filter(pk=club.pk).first()
+        ahead = GameNight.objects.filter(club=club, cancelled=False, starts_at__gt=now).count()
+        if ahead >= NIGHTS_AHEAD_MAX:
+            raise ClubError(_("The club already has 10 nights ahead. Schedule more once some of them have been played."))
+        return GameNight.objects.create(club=club, starts_at=starts_at, note=note, created_by=by)
+
+
+def game_night_cancel(*, night: GameNight, by: Any) -> GameNight:
+    """A host calls a night off before it starts. The replies stay, and so does the night, marked
+    as cancelled, so that nobody who said yes turns up wondering where everyone is."""
+    _require_host(night.club_id, by)
+    with transaction.atomic():
+        n = GameNight.objects.select_for_update().get(pk=night.pk)
+        if n.cancelled:
+            raise ClubError(_("This night is already cancelled."))
+        if n.starts_at <= timezone.now():
+            raise ClubError(_("This night has already started; it can no longer be cancelled."))
+        n.cancelled = True
+        n.save(update_fields=["cancelled"])
+    return n
+
+
+def game_night_reply(*, night: GameNight, user: Any, answer: str) -> GameNightReply:
+    """A member says whether they are coming: ``yes``, ``maybe`` or ``no``. They may change
+    their answer as often as they like until the night starts."""
+    _require_member(night.club_id, user)
+    if answer not in GameNightReply.Answer.values:
+        raise ClubError(_("Answer yes, maybe or no."))
+    with transaction.atomic():
+        # The night's row is locked, so a reply and a cancellation never cross.
+        n = GameNight.objects.select_for_update().get(pk=night.pk)
+        if n.cancelled:
+            raise ClubError(_("This night is cancelled."))
+        if n.starts_at <= timezone.now():
+            raise ClubError(_("This night has already started; replies are closed."))
+        reply = GameNightReply.objects.filter(night=n, user_id=user.pk).first()
+        if reply is None:
+            return GameNightReply.objects.create(night=n, user=user, answer=answer)
+        # The same answer again changes nothing, not even its time: the names are listed in
+        # the order people answered.
+        if reply.answer != answer:
+            reply.answer = answer
+            reply.save(update_fields=["answer", "updated"])
+        return reply
 
 
 # -- Checks other apps use (tables asks these before a club table's host control) --------------

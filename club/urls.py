@@ -31,4 +31,7 @@ urlpatterns = [
     path("clubs/<int:club_id>/sessions/<int:session_id>/", views_clubs.session_page, name="club_session"),
     path("clubs/<int:club_id>/sessions/<int:session_id>/end/", views_clubs.session_end, name="club_session_end"),
     path("clubs/<int:club_id>/leaderboard/", views_clubs.club_leaderboard, name="club_leaderboard"),
+    path("clubs/<int:club_id>/nights/", views_clubs.game_night_schedule, name="club_night_schedule"),
+    path("clubs/<int:club_id>/nights/<int:night_id>/reply/", views_clubs.game_night_reply, name="club_night_reply"),
+    path("clubs/<int:club_id>/nights/<int:night_id>/cancel/", views_clubs.game_night_cancel, name="club_night_cancel"),
 ]

@@ -1,4 +1,5 @@
-"""Club pages: my clubs, a club's home, members, invites, ledger, sessions, leaderboard, joining.
+"""Club pages: my clubs, a club's home, members, invites, ledger, sessions, leaderboard, game
+nights, joining.
 
 Views only translate: parse a form, call one service or selector, render or redirect. Every
 page works without JavaScript; with htmx, the parts that change (the leaderboard's period, a
@@ -29,8 +30,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from club import selectors, services
-from club.forms import ChipsForm, ClubForm, InviteForm, JoinRequestForm
-from club.models import Club, ClubInvite, ClubSession, JoinRequest, Membership
+from club.forms import ChipsForm, ClubForm, GameNightForm, InviteForm, JoinRequestForm
+from club.models import Club, ClubInvite, ClubSession, GameNight, JoinRequest, Membership
 
 LEADERBOARD_TARGET = "leaderboard"
 SESSION_TARGET = "session-results"
@@ -132,6 +133,8 @@ def club_home(request: HttpRequest, club_id: int) -> HttpResponse:
         "standings": selectors.session_standings(session=session) if session else [],
         "members": selectors.club_members(club=club),
         "requests": selectors.pending_requests(club=club) if membership.is_host else [],
+        "nights": selectors.upcoming_game_nights(club=club, user=request.user),
+        "night_form": GameNightForm() if membership.is_host else None,
     })
     return _render(request, "club/club_home.html", context, parts=(LEADERBOARD_TARGET,))
 
@@ -265,6 +268,62 @@ def request_answer(request: HttpRequest, club_id: int, request_id: int, answer: 
         else:
             messages.info(request, _("You declined %(name)s's request.") % {"name": name})
     return redirect("club_home" if request.POST.get("back") == "home" else "club_members", club_id=club.pk)
+
+
+# -- Game nights ----------------------------------------------------------------------------
+
+
+def _night(club: Club, night_id: int) -> GameNight:
+    return get_object_or_404(GameNight, pk=night_id, club=club)
+
+
+@require_POST
+@login_required
+def game_night_schedule(request: HttpRequest, club_id: int) -> HttpResponseRedirect:
+    club = _club(club_id)
+    _host(request, club)
+    form = GameNightForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, " ".join(str(e) for errors in form.errors.values() for e in errors))
+        return redirect("club_home", club_id=club.pk)
+    try:
+        night = services.game_night_schedule(club=club, by=request.user, **form.cleaned_data)
+    except services.ClubError as exc:
+        _refused(request, exc)
+    else:
+        messages.success(request, _("The night of %(day)s is on the club's page. Members can now say whether they are coming.")
+                         % {"day": formats.date_format(timezone.localtime(night.starts_at), "DATE_FORMAT")})
+    return redirect("club_home", club_id=club.pk)
+
+
+@require_POST
+@login_required
+def game_night_cancel(request: HttpRequest, club_id: int, night_id: int) -> HttpResponseRedirect:
+    club = _club(club_id)
+    _host(request, club)
+    night = _night(club, night_id)
+    try:
+        services.game_night_cancel(night=night, by=request.user)
+    except services.ClubError as exc:
+        _refused(request, exc)
+    else:
+        messages.info(request, _("The night is cancelled. It stays on the club's page, marked as cancelled."))
+    return redirect("club_home", club_id=club.pk)
+
+
+@require_POST
+@login_required
+def game_night_reply(request: HttpRequest, club_id: int, night_id: int) -> HttpResponseRedirect:
+    club = _club(club_id)
+    _member(request, club)
+    night = _night(club, night_id)
+    try:
+        services.game_night_reply(night=night, user=request.user, answer=request.POST.get("answer", ""))
+    except services.ClubError as exc:
+        _refused(request, exc)
+    else:
+        messages.success(request, _("Your answer is saved. You can change it until the night starts."))
+    return redirect("club_home", club_id=club.pk)
 
 
 # -- Invites ---------------------------------------------------------------------------------
