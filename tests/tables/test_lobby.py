@@ -434,6 +434,13 @@ def test_seed_demo_is_idempotent() -> None:
     assert private.created_by.username == "alice"
     assert f"/tables/{private.id}/?invite={private.invite_code}" in out.getvalue()
     assert "alice" in out.getvalue() and "patchpatch-demo" in out.getvalue()
+    from django.utils import timezone
+
+    from club.models import GameNight
+
+    night = GameNight.objects.get()  # one night on the demo club's calendar, not one a run
+    assert night.starts_at > timezone.now() and night.starts_at.weekday() == 3
+    assert [(r.user.username, r.answer) for r in night.replies.all()] == [("bob", "yes")]
 
 
 def test_the_lobby_marks_where_the_player_sits_and_lists_their_club_tables() -> None:

@@ -51,7 +51,27 @@ def _demo_club(users: dict[str, Any]) -> tuple[Club, Table]:
     if table is None:
         table = table_create(creator=users["alice"], name="Thursday felt", small_blind=5, big_blind=10,
                              speed="medium", max_seats=3, club=club)
+    _demo_night(club, users)
     return club, table
+
+
+def _demo_night(club: Club, users: dict[str, Any]) -> None:
+    """A game night on the club's calendar (next Thursday at 20:00, UTC), bob already in, while
+    none is ahead: the club page shows what hosts and members do with them."""
+    import datetime as dt
+
+    from django.utils import timezone
+
+    from club.models import GameNight
+
+    now = timezone.now()
+    if GameNight.objects.filter(club=club, starts_at__gt=now).exists():
+        return
+    day = now.date() + dt.timedelta(days=(3 - now.weekday()) % 7 or 7)
+    starts = dt.datetime.combine(day, dt.time(20, 0), tzinfo=dt.UTC)
+    night = club_services.game_night_schedule(club=club, by=users["alice"], starts_at=starts,
+                                              note="Patch-Patch 5/10 at Thursday felt")
+    club_services.game_night_reply(night=night, user=users["bob"], answer="yes")
 
 
 class Command(BaseCommand):
