@@ -686,7 +686,7 @@ def hands_played(*, user: Any) -> list[int]:
 
 def dealt_in(*, hand: Any, user: Any) -> bool:
     """Whether ``user`` was dealt into ``hand``."""
-    return bool(getattr(user, "is_authenticated", False)) and any(int(p[1]) == user.pk for p in hand.players)
+    return _engine_index_of(hand, user) is not None
 
 
 def hand_rows(*, user: Any, hand_ids: list[int]) -> list[dict[str, Any]]:
