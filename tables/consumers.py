@@ -241,6 +241,11 @@ class TableConsumer(AsyncWebsocketConsumer):
         user = self.scope.get("user")
         if user is None or not user.is_authenticated or event.get("user_id") != user.pk:
             return
+        if event.get("stood_up") is True:
+            await self.send_error(gettext_noop(
+                "You were not dealt in for ten hands, so the table stood you up. Your chips are back "
+                "in your bankroll; sit down again whenever you like."), translate=True)
+            return
         ended = event.get("ended_session")
         if ended is not None:
             session = self.scope.get("session")

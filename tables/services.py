@@ -799,8 +799,15 @@ def _stand_up_the_long_absent(table: Table, ready: list[Seat]) -> None:
     for seat in gone:
         log.info("table %s: %s stood up after %s hands without being dealt in", table.id, seat.user_id, ABSENT_HANDS)
         _cash_out(table, seat)
+        transaction.on_commit(functools.partial(_tell_stood_up, table.id, seat.user_id))
     if gone:
         transaction.on_commit(_lobby_changed)
+
+
+def _tell_stood_up(table_id: int, user_id: int) -> None:
+    from tables.live import broadcast_access_changed
+
+    broadcast_access_changed(table_id, user_id, stood_up=True)
 
 
 def _ready_seats(table: Table) -> list[Seat]:

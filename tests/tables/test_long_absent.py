@@ -80,3 +80,43 @@ def test_a_newcomer_is_not_counted_against_hands_dealt_before_they_sat() -> None
     _break(table, late)  # sits down and takes a break at once
     _play_hands(table, services.ABSENT_HANDS - 1)
     assert Seat.objects.filter(table=table, user=late).exists()
+
+
+@pytest.mark.django_db(transaction=True)  # told once the stand-up is committed
+def test_the_player_stood_up_is_told_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    from tables import live
+
+    told: list[tuple[int, int, bool]] = []
+    monkeypatch.setattr(live, "broadcast_access_changed",
+                        lambda table_id, user_id, ended_session=None, stood_up=False: told.append((table_id, user_id, stood_up)))
+    table, (a, b, c) = seated_table(n=3, game="NT")
+    _break(table, c)
+    _play_hands(table, services.ABSENT_HANDS)
+    assert told == []
+    _play_hands(table, 1)
+    assert told == [(table.id, c.pk, True)]
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_stood_up_players_page_shows_why() -> None:
+    import json
+
+    from channels.db import database_sync_to_async
+
+    from tables import live
+    from tests.tables.test_consumers import _connect, _next_state
+
+    table, (a, b, c) = await database_sync_to_async(seated_table)(n=3, game="NT")
+    comm = await _connect(table.id, c)
+    await _next_state(comm)
+    other = await _connect(table.id, a)
+    await _next_state(other)
+    await database_sync_to_async(live.broadcast_access_changed)(table.id, c.pk, stood_up=True)
+    while True:
+        msg = json.loads(await comm.receive_from(timeout=3))
+        if msg["type"] == "error":
+            break
+    assert "stood you up" in msg["message"]
+    assert await other.receive_nothing(timeout=0.3) or json.loads(await other.receive_from())["type"] != "error"
+    await comm.disconnect()
+    await other.disconnect()
