@@ -27,6 +27,7 @@ from django.urls import reverse
 from django.utils import formats, timezone
 from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 from django.views.decorators.http import require_POST
 
 from club import selectors, services
@@ -292,7 +293,9 @@ def game_night_schedule(request: HttpRequest, club_id: int) -> HttpResponseRedir
         _refused(request, exc)
     else:
         messages.success(request, _("The night of %(day)s is on the club's page. Members can now say whether they are coming.")
-                         % {"day": formats.date_format(timezone.localtime(night.starts_at), "DATE_FORMAT")})
+                         # The day as the list writes it, without the year ("Dec. 4", "4 декабря").
+                         % {"day": formats.date_format(timezone.localtime(night.starts_at), pgettext(
+                             "date format (Django's date filter) for the day of a game night", "N j"))})
     return redirect("club_home", club_id=club.pk)
 
 

@@ -11,7 +11,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import formats, timezone
 
 from club import selectors, services
 from club.models import GameNight, GameNightReply, Membership
@@ -364,6 +364,9 @@ def test_a_host_schedules_from_the_page_in_the_readers_zone() -> None:
     assert night.starts_at.astimezone(dt.UTC).hour in (17, 18)  # 20:00 there is not 20:00 UTC
     assert night.note == "Patch-Patch 5/10" and night.created_by == p.host
     assert "Members can now say whether they are coming" in _messages(res)
+    # The day as the list writes it: no year.
+    assert f"The night of {formats.date_format(day, 'N j')} is on" in _messages(res)
+    assert str(day.year) not in _messages(res)
     assert res.redirect_chain == [(reverse("club_home", args=[p.club.pk]), 302)]
 
 
