@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -28,3 +29,18 @@ def _english_unless_a_test_says_otherwise() -> Iterator[None]:
     translation.activate("en")
     yield
     translation.deactivate()
+
+
+@pytest.fixture
+def scheduled(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, int | None, str | None, float]]:
+    """The clock timers the table services send, instead of sending them: (table id, version,
+    due, countdown) each."""
+    calls: list[tuple[int, int | None, str | None, float]] = []
+
+    def fake_apply_async(args: tuple[Any, ...], countdown: float = 0.0, **_kw: Any) -> None:
+        calls.append((args[0], args[1], args[2] if len(args) > 2 else None, countdown))
+
+    from tables.tasks import expire_clock
+
+    monkeypatch.setattr(expire_clock, "apply_async", fake_apply_async)
+    return calls

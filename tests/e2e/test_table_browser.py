@@ -187,11 +187,12 @@ def test_three_players_play_to_a_showdown(browser: Any, fast_server: str, screen
         p.context.close()
 
 
-def test_a_player_who_lets_the_clock_run_out_goes_on_a_break(browser: Any, fast_server: str, screenshot: Any) -> None:
+def _heads_up(browser: Any, base: str, names: tuple[str, str], title: str) -> tuple[list[Any], Any]:
+    """Two new players sit at a new two-seat table; returns their pages once both see the first
+    hand dealt, and the page of the one to act."""
     tag = uuid.uuid4().hex[:5]
-    names = [f"dan{tag}", f"eve{tag}"]
-    pages = [_sign_up(browser, fast_server, n, DESKTOP) for n in names]
-    url = _new_table(pages[0], fast_server, f"Clock {tag}", 2)
+    pages = [_sign_up(browser, base, f"{n}{tag}", DESKTOP) for n in names]
+    url = _new_table(pages[0], base, f"{title} {tag}", 2)
     for page in pages:
         if page.url != url:
             page.goto(url)
@@ -202,8 +203,12 @@ def test_a_player_who_lets_the_clock_run_out_goes_on_a_break(browser: Any, fast_
     # actor's and next() would raise StopIteration).
     for page in pages:
         _wait(page, ".phase-preflop")
+    return pages, next(p for p in pages if p.locator(".seat--me.seat--acting").count())
+
+
+def test_a_player_who_lets_the_clock_run_out_goes_on_a_break(browser: Any, fast_server: str, screenshot: Any) -> None:
+    pages, actor = _heads_up(browser, fast_server, ("dan", "eve"), "Clock")
     # Whoever is to act does nothing; the server's clock folds them and puts them on a break.
-    actor = next(p for p in pages if p.locator(".seat--me.seat--acting").count())
     clock = actor.locator(".seat--me .clock").inner_text()
     assert clock.endswith("s")
     actor.wait_for_selector(".act--back", timeout=20_000)
@@ -217,17 +222,7 @@ def test_a_player_who_lets_the_clock_run_out_goes_on_a_break(browser: Any, fast_
 
 
 def test_more_time_adds_twenty_seconds_to_the_players_clock(browser: Any, fast_server: str, screenshot: Any) -> None:
-    tag = uuid.uuid4().hex[:5]
-    pages = [_sign_up(browser, fast_server, f"{n}{tag}", DESKTOP) for n in ("ida", "jon")]
-    url = _new_table(pages[0], fast_server, f"Bank {tag}", 2)
-    for page in pages:
-        if page.url != url:
-            page.goto(url)
-        page.click("form.sit button")
-        page.wait_for_load_state()
-    for page in pages:
-        _wait(page, ".phase-preflop")
-    actor = next(p for p in pages if p.locator(".seat--me.seat--acting").count())
+    pages, actor = _heads_up(browser, fast_server, ("ida", "jon"), "Bank")
     other = next(p for p in pages if p is not actor)
     assert other.locator(".act--time").count() == 0  # only the player whose clock runs
     button = actor.locator(".act--time")

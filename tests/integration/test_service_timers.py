@@ -25,20 +25,6 @@ from tests.tables.helpers import current_state, play_passively, seated_table, us
 pytestmark = [pytest.mark.django_db(transaction=True)]
 
 
-@pytest.fixture
-def scheduled(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, int | None, str | None, float]]:
-    """Timers the services send: (table id, version, due, countdown)."""
-    calls: list[tuple[int, int | None, str | None, float]] = []
-
-    def fake_apply_async(args: tuple[Any, ...], countdown: float = 0.0, **_kw: Any) -> None:
-        calls.append((args[0], args[1], args[2] if len(args) > 2 else None, countdown))
-
-    from tables.tasks import expire_clock
-
-    monkeypatch.setattr(expire_clock, "apply_async", fake_apply_async)
-    return calls
-
-
 def _fresh(table: Table) -> Table:
     return Table.objects.get(id=table.id)
 

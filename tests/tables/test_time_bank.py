@@ -29,20 +29,6 @@ from tests.tables.test_consumers import _connect, _next_state
 pytestmark = [pytest.mark.django_db(transaction=True)]
 
 
-@pytest.fixture
-def scheduled(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, int | None, str | None, float]]:
-    """Timers the services send: (table id, version, due, countdown)."""
-    calls: list[tuple[int, int | None, str | None, float]] = []
-
-    def fake_apply_async(args: tuple[Any, ...], countdown: float = 0.0, **_kw: Any) -> None:
-        calls.append((args[0], args[1], args[2] if len(args) > 2 else None, countdown))
-
-    from tables.tasks import expire_clock
-
-    monkeypatch.setattr(expire_clock, "apply_async", fake_apply_async)
-    return calls
-
-
 def _more_time(table: Table, user: Any, version: int | None = None) -> int:
     table.refresh_from_db()
     return services.table_act(table_id=table.id, user=user,
