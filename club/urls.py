@@ -34,4 +34,5 @@ urlpatterns = [
     path("clubs/<int:club_id>/nights/", views_clubs.game_night_schedule, name="club_night_schedule"),
     path("clubs/<int:club_id>/nights/<int:night_id>/reply/", views_clubs.game_night_reply, name="club_night_reply"),
     path("clubs/<int:club_id>/nights/<int:night_id>/cancel/", views_clubs.game_night_cancel, name="club_night_cancel"),
+    path("clubs/<int:club_id>/nights/<int:night_id>/calendar.ics", views_clubs.game_night_ics, name="club_night_ics"),
 ]

@@ -329,6 +329,21 @@ def game_night_reply(request: HttpRequest, club_id: int, night_id: int) -> HttpR
     return redirect("club_home", club_id=club.pk)
 
 
+@login_required
+def game_night_ics(request: HttpRequest, club_id: int, night_id: int) -> HttpResponse:
+    """"Add to calendar": the night as an .ics file, for the club's members."""
+    from club.calendar import night_ics
+
+    club = _club(club_id)
+    _member(request, club)
+    night = _night(club, night_id)
+    text = night_ics(night, club_url=request.build_absolute_uri(reverse("club_home", args=[club.pk])),
+                     host=request.get_host().split(":")[0], now=timezone.now())
+    response = HttpResponse(text, content_type="text/calendar; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="game-night-{night.pk}.ics"'
+    return response
+
+
 # -- Invites ---------------------------------------------------------------------------------
 
 

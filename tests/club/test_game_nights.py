@@ -492,3 +492,47 @@ def test_the_admin_lists_game_nights() -> None:
     c = _client(admin)
     assert "olga&#x27;s table" in c.get(reverse("admin:club_gamenight_changelist"), {"q": "olga"}).content.decode()
     assert c.get(reverse("admin:club_gamenight_change", args=[night.pk])).status_code == 200
+
+
+def _unfold(ics: str) -> list[str]:
+    """The content lines of an iCalendar text, folded lines joined again."""
+    return ics.replace("\r\n ", "").split("\r\n")
+
+
+def test_a_member_adds_a_night_to_their_calendar() -> None:
+    p = club_with_people()
+    starts = (timezone.now() + dt.timedelta(days=3)).replace(microsecond=0, second=0)
+    note = "Patch-Patch 5/10; bring snacks, drinks\nand a friend \\ or two " + "long " * 20
+    night = _night(p, starts_at=starts, note=note)
+    home = _client(p.member).get(reverse("club_home", args=[p.club.pk])).content.decode()
+    link = reverse("club_night_ics", args=[p.club.pk, night.pk])
+    assert f'href="{link}"' in _night_block(home, night)
+    res = _client(p.member).get(link)
+    assert res.status_code == 200 and res["Content-Type"] == "text/calendar; charset=utf-8"
+    assert "attachment" in res["Content-Disposition"]
+    raw = res.content.decode()
+    assert raw.endswith("\r\n") and "\n" not in raw.replace("\r\n", "")  # CRLF only
+    assert all(len(line.encode()) <= 75 for line in raw.split("\r\n"))  # folded
+    lines = _unfold(raw)
+    assert f"DTSTART:{starts.astimezone(dt.UTC):%Y%m%dT%H%M%S}Z" in lines
+    assert f"DTEND:{(starts + dt.timedelta(hours=4)).astimezone(dt.UTC):%Y%m%dT%H%M%S}Z" in lines
+    assert f"SUMMARY:{p.club.name}: game night" in lines
+    description = next(x for x in lines if x.startswith("DESCRIPTION:"))
+    assert description.startswith("DESCRIPTION:Patch-Patch 5/10\\; bring snacks\\, drinks\\nand a friend \\\\ or two long")
+    assert description.endswith(f"\\nhttp://testserver/clubs/{p.club.pk}/")
+    assert "STATUS:CONFIRMED" in lines and lines.count("BEGIN:VEVENT") == 1
+    # Cancelled: the same event, marked off; the page offers no calendar for it any more.
+    services.game_night_cancel(night=night, by=p.host)
+    assert "STATUS:CANCELLED" in _unfold(_client(p.member).get(link).content.decode())
+    home = _client(p.member).get(reverse("club_home", args=[p.club.pk])).content.decode()
+    assert f'href="{link}"' not in _night_block(home, night)
+
+
+def test_only_members_get_a_nights_calendar() -> None:
+    p = club_with_people()
+    night = _night(p)
+    link = reverse("club_night_ics", args=[p.club.pk, night.pk])
+    assert _client(p.outsider).get(link).status_code == 404
+    assert _client().get(link).status_code == 302  # to the login page
+    other = club_with_people("2")
+    assert _client(other.member).get(reverse("club_night_ics", args=[other.club.pk, night.pk])).status_code == 404
