@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, TypeVar
 
-from django.db.models import Count, Max, Q, QuerySet, Sum
+from django.db.models import Count, F, Max, Q, QuerySet, Sum
 from django.utils import timezone
 
 from club.models import (
@@ -314,3 +314,45 @@ def upcoming_game_nights(*, club: Club, user: Any, now: dt.datetime | None = Non
                  no=tuple(answers[n.pk]["no"]), mine=mine.get(n.pk, ""), started=n.starts_at <= now)
         for n in nights
     ]
+
+
+@dataclass(frozen=True)
+class NextNight:
+    """A club's next game night as a member's home page shows it: how many are coming and the
+    member's own answer ("yes", "maybe", "no", or "" before they answer)."""
+
+    night: GameNight
+    coming: int
+    mine: str
+    started: bool
+
+    @property
+    def open_for_replies(self) -> bool:
+        return not self.started
+
+
+HOME_NIGHTS_AHEAD = dt.timedelta(days=14)
+
+
+def next_game_nights(*, user: Any, now: dt.datetime | None = None) -> list[NextNight]:
+    """For each club ``user`` is an active member of, its next game night that is not cancelled:
+    from one under way (started less than six hours ago) to two weeks ahead, soonest first."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return []
+    now = now or timezone.now()
+    clubs = Membership.objects.filter(user=user, active=True).values("club_id")
+    nights: dict[int, GameNight] = {}
+    for n in (GameNight.objects.filter(club_id__in=clubs, cancelled=False,
+                                       starts_at__gte=now - NIGHT_STAYS_LISTED, starts_at__lte=now + HOME_NIGHTS_AHEAD)
+              .select_related("club").order_by("starts_at", "id")):
+        nights.setdefault(n.club_id, n)
+    if not nights:
+        return []
+    mine = dict(GameNightReply.objects.filter(night__in=nights.values(), user=user).values_list("night_id", "answer"))
+    yes = (GameNightReply.objects.filter(night__in=nights.values(), answer="yes")
+           # A member who left is not coming, whatever they said before (as the club's page counts).
+           .filter(user__memberships__club_id=F("night__club_id"), user__memberships__active=True)
+           .values("night_id").annotate(n=Count("id")))
+    coming = {row["night_id"]: row["n"] for row in yes}
+    return [NextNight(night=n, coming=coming.get(n.pk, 0), mine=mine.get(n.pk, ""), started=n.starts_at <= now)
+            for n in sorted(nights.values(), key=lambda n: (n.starts_at, n.pk))]

@@ -326,6 +326,8 @@ def game_night_reply(request: HttpRequest, club_id: int, night_id: int) -> HttpR
         _refused(request, exc)
     else:
         messages.success(request, _("Your answer is saved. You can change it until the night starts."))
+    if request.POST.get("back") == "home":  # answered on the front page (tables.views.home)
+        return redirect("home")
     return redirect("club_home", club_id=club.pk)
 
 

@@ -195,6 +195,10 @@ class Hand(models.Model):
     # Engine indexes of the players who left the table during the hand: their turns are answered
     # at once (a fold where one is allowed) instead of waiting for their clock.
     leavers = models.JSONField(default=list, blank=True)
+    # The clock running now and its time bank (tables.services._more_time): ``{"after": V}``, the
+    # table's version before the action that started it, and ``"took": [[engine index, version],
+    # ...]`` for each "More time" on it, with the version that made. Empty between clocks.
+    banked = models.JSONField(default=dict, blank=True)
 
     class Meta:
         ordering = ["table", "-number"]

@@ -268,6 +268,9 @@ def table_context(*, table_id: int, user: Any, version_hint: int | None = None,
         if hand.ended is not None and hand.shown_after:
             view = with_shown_after(view, state, hand.shown_after)
     by_seat = {s.seat_no: s for s in seats}
+    # Seats whose player took time from their bank on the clock running now (services._more_time).
+    banked = ({hand.players[i][0] for i, _v in hand.banked.get("took", ())}
+              if hand is not None and hand.banked and hand.ended is None else ())
     seat_dicts = []
     for n in range(table.max_seats):
         s = by_seat.get(n)
@@ -276,6 +279,7 @@ def table_context(*, table_id: int, user: Any, version_hint: int | None = None,
             "me": bool(s and my_seat and s.pk == my_seat.pk), "stack": _seat_stack(table, s),
             "sitting_out": bool(s and (s.sitting_out or s.break_next)), "user_id": s.user_id if s else None,
             "wait_bb": bool(s and s.wait_bb), "post_bb": bool(s and s.wait_bb and s.post_bb),
+            "banked": n in banked,
         })
     context = present(view=view, seats=seat_dicts, players=hand.players if hand else None)
     context.update({
@@ -464,6 +468,24 @@ def seats_of(*, user: Any) -> dict[int, Any]:
         return {}
     seats = Seat.objects.filter(user=user).exclude(table__status="closed").select_related("table")
     return {s.table_id: _seat_stack(s.table, s) for s in seats}
+
+
+def seated_tables(*, user: Any) -> list[Any]:
+    """Every open table ``user`` sits at (public, private or a club's), newest first, each with
+    ``taken``, ``game_name`` and ``my_stack``: the home page's "Your seats"."""
+    from django.db.models import Count
+
+    from tables.models import Table
+
+    stacks = seats_of(user=user)
+    if not stacks:
+        return []
+    tables = list(Table.objects.filter(id__in=stacks).exclude(status="closed")
+                  .select_related("club").annotate(taken=Count("seats")).order_by("-id"))
+    for t in tables:
+        t.game_name = GAME_NAMES.get(t.game, t.game)
+        t.my_stack = stacks.get(t.id)
+    return tables
 
 
 def club_tables_seated(*, user: Any) -> list[Any]:

@@ -451,6 +451,8 @@ def table_act(*, table_id: int, user: AbstractBaseUser, message: dict[str, Any])
         if action in ARRANGE_ACTIONS:
             if not 0 <= version <= table.version:
                 raise StaleVersion(_("The table has moved on; here is the latest picture."))
+        elif action == "time":
+            pass  # any picture of the clock it asks more time for (_more_time)
         elif version != table.version:
             raise StaleVersion(_("The table has moved on; here is the latest picture."))
         seat = _seat_of(table, user)
@@ -478,7 +480,7 @@ def table_act(*, table_id: int, user: AbstractBaseUser, message: dict[str, Any])
         elif action == "show_cards":
             _show_cards(table, seat)
         elif action == "time":
-            _more_time(table, seat)
+            _more_time(table, seat, version)
         elif action in ("post_bb", "wait_bb"):
             if not seat.wait_bb:
                 raise TableError(_("You are already dealt in: there is no big blind to post."))
@@ -502,11 +504,23 @@ def table_act(*, table_id: int, user: AbstractBaseUser, message: dict[str, Any])
     return ActResult(version=new_version)
 
 
-def _more_time(table: Table, seat: Seat) -> None:
+def _more_time(table: Table, seat: Seat, version: int) -> None:
     """"More time": up to TIME_BANK_STEP seconds from the seat's time bank added to the clock it
     is on (its decision, or the arrangement it has not sent yet: everyone's arrangement clock is
-    one, so it runs longer for all). Asked for, never spent for a player who is not there."""
+    one, so it runs longer for all). Asked for, never spent for a player who is not there.
+
+    ``version`` may be older than the table's, as long as it is a picture of the clock running
+    now (``Hand.banked["after"]``) drawn after this player's last "More time" on it: the other
+    players' swaps, a seat taken or a break asked for move the version on while a player reaches
+    for the button, and a click sent twice still adds its seconds once."""
     hand = _current_hand(table)
+    if version != table.version:
+        banked = hand.banked if hand is not None else {}
+        idx = _engine_index(hand, seat) if hand is not None else None
+        last = max((v for i, v in banked.get("took", ()) if i == idx), default=0)
+        after = banked.get("after")
+        if after is None or not max(after, last - 1) < version < table.version:
+            raise StaleVersion(_("The table has moved on; here is the latest picture."))
     if hand is None or hand.deadline is None or hand.clock not in ("decision", "arrange"):
         raise TableError(_("No clock is running for you."))
     idx = _engine_index(hand, seat)
@@ -520,7 +534,10 @@ def _more_time(table: Table, seat: Seat) -> None:
     if take <= 0:
         raise TableError(_("Your time bank is empty."))
     hand.deadline = max(hand.deadline, timezone.now()) + dt.timedelta(seconds=take)
-    hand.save(update_fields=["deadline"])
+    # The version this makes (_bump, next): the seat's clock shows the bank to everyone, and a
+    # click from a picture before it is a resend.
+    hand.banked = {**hand.banked, "took": [*hand.banked.get("took", ()), [idx, table.version + 1]]}
+    hand.save(update_fields=["deadline", "banked"])
     seat.time_bank = left - take
     seat.time_bank_at = table.hands_played
     seat.save(update_fields=["time_bank", "time_bank_at"])
@@ -668,7 +685,9 @@ def _after_engine_step(table: Table, hand: Hand, state: Any) -> None:
         # A new decision (or a new phase) starts a new clock; swaps during arrangement don't.
         hand.clock = clock
         hand.deadline = now + dt.timedelta(seconds=_clock_seconds(clock, table.speed)) if clock else None
-    hotsql.save(hand, ["state", "clock", "deadline"])
+        # A "More time" may answer any picture of this clock (_more_time): from the next version on.
+        hand.banked = {"after": table.version} if clock else {}
+    hotsql.save(hand, ["state", "clock", "deadline", "banked"])
     _schedule_expiry(table, hand)
 
 
@@ -676,7 +695,7 @@ def _after_engine_step(table: Table, hand: Hand, state: Any) -> None:
 # breaks, and the hand's end. Nothing else of a hand changes after its deal but its state, clock
 # and deadline (_after_engine_step, which hands the state to _settle unsaved).
 _SETTLED_SEAT = ("stack", "sitting_out", "break_next")
-_SETTLED_HAND = ("state", "clock", "deadline", "ended", "result", "phh")
+_SETTLED_HAND = ("state", "clock", "deadline", "banked", "ended", "result", "phh")
 
 
 def _settle(table: Table, hand: Hand, state: Any, now: dt.datetime) -> None:
@@ -719,6 +738,7 @@ def _settle(table: Table, hand: Hand, state: Any, now: dt.datetime) -> None:
         log.exception("could not export hand %s as PHH", hand.id)
     hand.clock = "next"
     hand.deadline = now + dt.timedelta(seconds=_clock_seconds("next", table.speed))
+    hand.banked = {}
     hotsql.save(hand, _SETTLED_HAND)
     table.hands_played += 1
     if table.club_id is not None and not baseball.is_baseball(table):

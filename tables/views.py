@@ -3,8 +3,13 @@
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from tables.selectors import game_catalogue
+from club.selectors import next_game_nights
+from tables.selectors import game_catalogue, seated_tables
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "home.html", {"games": game_catalogue()})
+    """The front page; a signed-in player finds their seats and their clubs' next nights on top."""
+    context = {"games": game_catalogue()}
+    if request.user.is_authenticated:
+        context.update(my_tables=seated_tables(user=request.user), nights=next_game_nights(user=request.user))
+    return render(request, "home.html", context)

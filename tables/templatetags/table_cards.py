@@ -150,12 +150,23 @@ _MSGIDS = (
     gettext_noop("Empty seat"), gettext_noop("Button"), gettext_noop("Small blind"), gettext_noop("Big blind"),
     gettext_noop("Best open hand: opens this round"), gettext_noop("opens"), gettext_noop("Balance in units"),
     gettext_noop("bet"), gettext_noop("folded"), gettext_noop("all-in"), gettext_noop("arranging"),
-    gettext_noop("to act"), gettext_noop("ready"), gettext_noop("on a break"), gettext_noop("waits for the next hand"),
+    gettext_noop("to act"), gettext_noop("on their time bank"), gettext_noop("ready"), gettext_noop("on a break"), gettext_noop("waits for the next hand"),
     gettext_noop("waits for the big blind"), gettext_noop("posts a big blind to come in"),
     gettext_noop("split"), gettext_noop("Board %(n)s"),
     # A seat's last act in the round (tables.presenter.ACT_WORDS).
     gettext_noop("check"), gettext_noop("call"), gettext_noop("raise"), gettext_noop("complete"), gettext_noop("bring-in"),
 )
+
+
+_BANK_ICON = ('<svg class="icon" viewBox="0 0 16 16" width="12" height="12" aria-hidden="true"><circle cx="8" cy="9"'
+              ' r="5.8" fill="none" stroke="currentColor" stroke-width="1.8"/><path d="M8 6v3.2l2.2 1.4M6.2 1.6h3.6"'
+              ' fill="none" stroke="currentColor" stroke-width="1.8" stroke-linecap="round"/></svg>')
+
+
+def _banked() -> str:
+    """The mark on a seat whose player took time from their bank on the clock running now."""
+    words = _t("on their time bank")
+    return f' <span class="seat__bank" title="{words}">{_BANK_ICON}<span class="visually-hidden">{words}</span></span>'
 
 
 def _status(s: Any, phase: str) -> str:
@@ -164,9 +175,9 @@ def _status(s: Any, phase: str) -> str:
     if s.all_in:
         return _t("all-in")
     if s.acting and phase == "arrange":
-        return _t("arranging")
+        return _t("arranging") + (_banked() if s.banked else "")
     if s.acting:
-        return _t("to act") + ' <span class="clock" data-clock></span>'
+        return _t("to act") + ' <span class="clock" data-clock></span>' + (_banked() if s.banked else "")
     if s.arranged and phase == "arrange":
         return _t("ready")
     if s.act and phase != "over":

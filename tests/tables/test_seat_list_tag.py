@@ -10,12 +10,14 @@ from typing import Any
 import pytest
 from django.template import Context, Template
 from django.utils import translation
+from django.utils.safestring import mark_safe
 
 from rules_engine.cards import Card
 from tables import selectors
 from tables.handreader import CardPicture
 from tables.models import LIVE_GAMES
 from tables.presenter import SeatRow, _Units
+from tables.templatetags.table_cards import _banked
 from tests.tables.helpers import act_once, seated_table
 
 # The loop as templates/table.html had it before {% seat_list %}, with the seated player's user id
@@ -30,7 +32,7 @@ LOOP = """      {% for s in seat_rows %}
           <span class="seat__stack{% if bb and s.stack|stringformat:'s'|slice:':1' == '-' %} is-negative{% endif %}"{% if bb %} title="{% translate 'Balance in units' %}"{% endif %}><bdi dir="ltr">{{ s.stack|chips }}</bdi></span>
           {% if s.bet %}<span class="seat__bet">{% translate "bet" %} <bdi dir="ltr">{{ s.bet|chips }}</bdi></span>{% endif %}
           <span class="seat__status">
-            {% if s.folded %}{% translate "folded" %}{% elif s.all_in %}{% translate "all-in" %}{% elif s.acting and phase == "arrange" %}{% translate "arranging" %}{% elif s.acting %}{% translate "to act" %} <span class="clock" data-clock></span>{% elif s.arranged and phase == "arrange" %}{% translate "ready" %}{% elif s.act and phase != "over" %}<span class="seat__act">{% translate s.act %}</span>{% elif s.sitting_out %}{% translate "on a break" %}{% elif s.wait_bb %}{% translate "waits for the big blind" %}{% elif s.waiting %}{% translate "waits for the next hand" %}{% endif %}
+            {% if s.folded %}{% translate "folded" %}{% elif s.all_in %}{% translate "all-in" %}{% elif s.acting and phase == "arrange" %}{% translate "arranging" %}{% if s.banked %}{{ bank_mark }}{% endif %}{% elif s.acting %}{% translate "to act" %} <span class="clock" data-clock></span>{% if s.banked %}{{ bank_mark }}{% endif %}{% elif s.arranged and phase == "arrange" %}{% translate "ready" %}{% elif s.act and phase != "over" %}<span class="seat__act">{% translate s.act %}</span>{% elif s.sitting_out %}{% translate "on a break" %}{% elif s.wait_bb %}{% translate "waits for the big blind" %}{% elif s.waiting %}{% translate "waits for the next hand" %}{% endif %}
           </span>
           {% if s.net is not None %}<span class="seat__net {% if s.net > 0 %}plus{% elif s.net < 0 %}minus{% endif %}"><bdi dir="ltr">{% if s.net > 0 %}+{% elif s.net == 0 %}±{% endif %}{{ s.net|chips }}</bdi></span>{% endif %}
           {% if s.showing %}<span class="seat__showing muted">{% blocktranslate with hand=s.showing %}showing: {{ hand }}{% endblocktranslate %}</span>{% endif %}
@@ -71,6 +73,8 @@ NEW = Template("{% load i18n table_cards %}<ol>\n{% seat_list seat_rows phase bb
 
 
 def _same(context: dict[str, Any]) -> str:
+    # The time bank's mark, added since (drawn by the tag's own helper: the loop places it).
+    context = {**context, "bank_mark": mark_safe(_banked())}
     old = re.sub(r"\s+", " ", OLD.render(Context(context))).strip()
     new = re.sub(r"\s+", " ", NEW.render(Context(context))).strip()
     assert new == old
@@ -101,12 +105,14 @@ def test_rare_rows(lang: str) -> None:
         SeatRow(no=4, name="Fay", empty=False, arranged=True, sitting_out=True, net=12),
         SeatRow(no=5, name="Gil", empty=False, waiting=True, net=_Units("0", "0")),
         SeatRow(no=6, name="Hod", empty=False, sitting_out=True),
+        SeatRow(no=7, name="Ira", empty=False, acting=True, banked=True),
     ]
     with translation.override(lang):
         for phase in ("", "arrange", "preflop", "over", "draw"):
             for bb in (None, {"over": False}):
                 html = _same({"seat_rows": rows, "phase": phase, "bb": bb})
         assert "&lt;b&gt;" in html and "<b>" not in html
+        assert html.count('class="seat__bank"') == 1  # Ira's, who took time; not seat 1's, acting without
 
 
 @pytest.mark.django_db(transaction=True)

@@ -194,6 +194,94 @@ def test_a_player_still_arranging_may_add_time_to_the_arrangement_clock() -> Non
     assert current_state(table)[1].phase == "arrange"
 
 
+def test_more_time_from_an_older_picture_of_the_same_clock_counts_once() -> None:
+    """A seat taken or a break asked for moves the version on while the player reaches for the
+    button: their "More time" still counts, and the same click sent again does not count twice."""
+    table, users = seated_table(n=3, game="NT", max_seats=4)
+    hand, actor, idx = _actor(table)
+    other = user_for_index(hand, next(i for i in range(3) if i != idx))
+    table.refresh_from_db()
+    seen, before = table.version, hand.deadline
+    services.table_act(table_id=table.id, user=other, message={"action": "sit_out", "version": seen})
+    _more_time(table, actor, version=seen)
+    hand.refresh_from_db()
+    assert hand.deadline == before + dt.timedelta(seconds=TIME_BANK_STEP)
+    table.refresh_from_db()
+    after_first = table.version
+    # The same click again (from the same picture): refused, nothing changes.
+    with pytest.raises(services.StaleVersion):
+        _more_time(table, actor, version=seen)
+    # So is a picture from before this clock started, and one from the future.
+    with pytest.raises(services.StaleVersion):
+        _more_time(table, actor, version=seen - 1)
+    with pytest.raises(services.StaleVersion):
+        _more_time(table, actor, version=after_first + 5)
+    table.refresh_from_db()
+    hand.refresh_from_db()
+    assert table.version == after_first
+    assert hand.deadline == before + dt.timedelta(seconds=TIME_BANK_STEP)
+    assert _seat(table, actor).time_bank == TIME_BANK_SECONDS - TIME_BANK_STEP
+    # A newcomer sits down; a click from the picture that showed the first one's seconds counts.
+    services.table_take_seat(table_id=table.id, user=make_user("late_tb"), buy_in=1000)
+    _more_time(table, actor, version=after_first)
+    hand.refresh_from_db()
+    assert hand.deadline == before + dt.timedelta(seconds=2 * TIME_BANK_STEP)
+    assert _seat(table, actor).time_bank == TIME_BANK_SECONDS - 2 * TIME_BANK_STEP
+    # The next decision is a new clock: a picture of the last one is refused.
+    table.refresh_from_db()
+    last_picture = table.version
+    state = current_state(table)[1]
+    kinds = [a.kind for a in state.legal_actions(idx)]
+    services.table_act(table_id=table.id, user=actor,
+                       message={"action": "check" if "check" in kinds else "call", "version": last_picture})
+    _hand, next_actor, _ = _actor(table)
+    with pytest.raises(services.StaleVersion):
+        _more_time(table, next_actor, version=last_picture)
+
+
+def test_everyone_sees_whose_clock_runs_on_their_time_bank() -> None:
+    table, users = seated_table(n=3, game="NT")
+    hand, actor, idx = _actor(table)
+    watcher = make_user("watcher_mark")
+    assert 'class="seat__bank"' not in _html(table, actor)
+    _more_time(table, actor)
+    seat_no = _seat(table, actor).seat_no
+    for viewer in [*users, watcher, None]:
+        html = _html(table, viewer)
+        assert html.count('class="seat__bank"') == 1
+        # on the acting seat, the one whose clock runs
+        mine = html.split(f'data-user="{actor.pk}"', 1)[1].split("</li>", 1)[0]
+        assert 'class="seat__bank"' in mine and "on their time bank" in mine
+    assert seat_no is not None
+    # Once they act the clock moves on, and the mark with it.
+    table.refresh_from_db()
+    state = current_state(table)[1]
+    kinds = [a.kind for a in state.legal_actions(idx)]
+    services.table_act(table_id=table.id, user=actor,
+                       message={"action": "check" if "check" in kinds else "call", "version": table.version})
+    assert 'class="seat__bank"' not in _html(table, watcher)
+
+
+def test_more_time_while_arranging_survives_the_others_swaps() -> None:
+    table, _users = seated_table(n=3, game="PP")
+    _to_arrangement(table)
+    hand, state = current_state(table)
+    first, second = state.actors()[:2]
+    table.refresh_from_db()
+    seen, before = table.version, hand.deadline
+    for _ in range(2):  # the other player swaps twice while the first reaches for the button
+        table.refresh_from_db()
+        a, b = (str(c) for c in current_state(table)[1].hand_of(second)[:2])
+        services.table_act(table_id=table.id, user=user_for_index(hand, second),
+                           message={"action": "swap", "cards": [a, b], "version": table.version})
+    _more_time(table, user_for_index(hand, first), version=seen)
+    hand.refresh_from_db()
+    assert hand.deadline == before + dt.timedelta(seconds=TIME_BANK_STEP)
+    assert current_state(table)[1].phase == "arrange"
+    html = _html(table, user_for_index(hand, second))
+    assert html.count('class="seat__bank"') == 1
+
+
 async def test_more_time_over_the_socket_sends_the_later_deadline() -> None:
     table, _users = await database_sync_to_async(seated_table)(n=3, game="NT")
     hand, actor, _idx = await database_sync_to_async(_actor)(table)
