@@ -236,7 +236,11 @@ def test_more_time_adds_twenty_seconds_to_the_players_clock(browser: Any, fast_s
         left = int(re.sub(r"\D", "", page.locator(".seat--acting .clock").inner_text()))
         assert 20 <= left <= 30, left
     assert actor.locator(".act--time").get_attribute("title") == "Time bank: 40 s left"
+    # The other player sees whose clock runs on their bank: a mark on the acting seat.
+    mark = other.locator(".seat--acting .seat__bank")
+    assert mark.is_visible() and mark.get_attribute("title") == "on their time bank"
     screenshot(actor, "desktop-more-time")
+    screenshot(other, "desktop-more-time-seen-by-the-other")
     actor.click(".act--fold")
     for p in pages:
         p.context.close()

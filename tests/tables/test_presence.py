@@ -111,3 +111,55 @@ def test_with_redis_every_process_counts_and_a_silent_one_stops_counting(monkeyp
     assert presence.depart(table.id, a.pk, "p1-1") == sorted([a.pk, b.pk])
     assert client.zscore(key, f"{a.pk}:p1-1") is None
     client.delete(key)
+
+
+async def test_the_renewal_loop_announces_tables_where_sockets_ran_out_and_survives_errors(monkeypatch: Any) -> None:
+    """The loop each Daphne process runs with Redis (consumers._start_presence_renewal): every
+    RENEW_S it renews its sockets, announces each table ``presence.renew`` names, carries on
+    after a failure, and one process runs one loop."""
+    import asyncio
+
+    from tables import consumers, live
+
+    calls: list[str] = []
+    answers: list[Any] = [[7], RuntimeError("Redis went away"), [], [8, 9]]
+
+    def renew() -> list[int]:
+        calls.append("renew")
+        answer = answers.pop(0) if answers else []
+        if isinstance(answer, Exception):
+            raise answer
+        return answer
+
+    announced: list[int] = []
+    monkeypatch.setattr(live, "uses_pubsub", lambda: True)
+    monkeypatch.setattr(presence, "RENEW_S", 0.01)
+    monkeypatch.setattr(presence, "renew", renew)
+    monkeypatch.setattr(consumers, "_announce_presence", announced.append)
+    monkeypatch.setattr(consumers, "_renewal", None)
+    consumers._start_presence_renewal()
+    task = consumers._renewal
+    assert task is not None
+    consumers._start_presence_renewal()  # a second socket opening: the same loop
+    assert consumers._renewal is task
+    try:
+        for _ in range(500):
+            if len(calls) >= 5:
+                break
+            await asyncio.sleep(0.01)
+        assert len(calls) >= 5  # it went on after the error
+        assert announced == [7, 8, 9]
+        assert not task.done()
+    finally:
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+
+
+async def test_without_redis_there_is_no_renewal_loop(monkeypatch: Any) -> None:
+    from tables import consumers, live
+
+    monkeypatch.setattr(live, "uses_pubsub", lambda: False)
+    monkeypatch.setattr(consumers, "_renewal", None)
+    consumers._start_presence_renewal()
+    assert consumers._renewal is None
