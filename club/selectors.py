@@ -130,8 +130,9 @@ def club_tables(*, club: Club) -> list[ClubTable]:
     return tables_port().club_tables(club_id=club.pk)
 
 
-def club_ledger(*, club: Club, user: Any | None = None, limit: int = 200) -> list[LedgerEntry]:
-    """Club-chip entries, newest first: one member's (``user``) or everyone's (for hosts)."""
+def club_ledger(*, club: Club, user: Any | None = None, limit: int | None = 200) -> list[LedgerEntry]:
+    """Club-chip entries, newest first: one member's (``user``) or everyone's (for hosts);
+    ``limit=None``: all of them (the spreadsheet download)."""
     qs = LedgerEntry.objects.filter(club=club, account="club").select_related("user", "user__profile")
     if user is not None:
         qs = qs.filter(user=user)

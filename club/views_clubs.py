@@ -462,6 +462,45 @@ def session_page(request: HttpRequest, club_id: int, session_id: int) -> HttpRes
     return _render(request, "club/session.html", context, parts=(SESSION_TARGET,))
 
 
+@login_required
+def session_csv(request: HttpRequest, club_id: int, session_id: int) -> HttpResponse:
+    """A session's results as a spreadsheet (``club.csvfile``), for the club's members."""
+    from club.csvfile import csv_response, filename
+
+    club = _club(club_id)
+    _member(request, club)
+    session = get_object_or_404(ClubSession, pk=session_id, club=club)
+    standings = selectors.session_standings(session=session)
+    units = bool(standings and standings[0].units_col)
+    header = [_("Place"), _("Player"), _("Net"), *([_("Units")] if units else []), _("Hands"), _("Pots won"),
+              _("Biggest pot"), _("Boards won"), _("Scoops")]
+    rows = [[r.place, r.name, r.net, *([round(float(r.units), 4)] if units else []), r.hands, r.pots_won,
+             r.biggest_pot, r.boards_won, r.scoops] for r in standings]
+    day = timezone.localtime(session.started).date().isoformat()
+    return csv_response(filename(club.name, _("Session"), day), header, rows)
+
+
+@login_required
+def club_ledger_csv(request: HttpRequest, club_id: int) -> HttpResponse:
+    """The club-chip statement as a spreadsheet: a member's own; a host's, everyone's (or the
+    member picked, ``?member=``), every entry, oldest first, times in the reader's zone."""
+    from club.csvfile import csv_response, filename
+
+    club = _club(club_id)
+    membership = _member(request, club)
+    who: Any = request.user
+    if membership.is_host:
+        raw = request.GET.get("member", "")
+        who = get_user_model().objects.filter(pk=int(raw)).first() if raw.isdigit() else None
+    entries = selectors.club_ledger(club=club, user=who, limit=None)
+    entries.reverse()
+    header = [_("When"), _("Member"), _("What"), _("Table"), _("Note"), _("Chips"), _("Balance")]
+    rows = [[timezone.localtime(e.created).strftime("%Y-%m-%d %H:%M"), e.name,  # type: ignore[attr-defined]
+             e.get_kind_display(), e.table_id, e.note, e.amount, e.balance_after] for e in entries]
+    whose = [] if who is None else [selectors.display_name(who)]
+    return csv_response(filename(club.name, _("Ledger"), *whose, timezone.localdate().isoformat()), header, rows)
+
+
 @require_POST
 @login_required
 def session_start(request: HttpRequest, club_id: int) -> HttpResponseRedirect:

@@ -121,6 +121,26 @@ def table_ledger(request: HttpRequest, table_id: int) -> HttpResponse:
     return render(request, "tables/ledger.html", context)
 
 
+def table_ledger_csv(request: HttpRequest, table_id: int) -> HttpResponse:
+    """The table's ledger as a spreadsheet (``club.csvfile``), for whoever may see the ledger:
+    a row per player, then the house's rake, so that the Net column sums to zero."""
+    from django.shortcuts import get_object_or_404, redirect
+    from django.utils import timezone
+
+    from club.csvfile import csv_response, filename
+    from tables.models import Table
+
+    _require_watcher(request, table_id)
+    table = get_object_or_404(Table, id=table_id)
+    if table.game == "BB":
+        return redirect("table_standings", table_id=table.id)
+    ledger = selectors.table_ledger(table=table)
+    header = [_("Player"), _("Net"), _("Bought in"), _("Took away"), _("On the table")]
+    rows: list[list[object]] = [[r["name"], r["net"], r["bought"], r["left"], r["on_table"]] for r in ledger["rows"]]
+    if ledger["rake"]:
+        rows.append([_("Rake"), ledger["rake"], None, None, None])
+    return csv_response(filename(_("Ledger"), table.name, timezone.localdate().isoformat()), header, rows)
+
 
 HANDS_PER_PAGE = 50
 
