@@ -72,7 +72,7 @@ def test_a_tables_ledger_downloads_with_the_rake_so_the_nets_sum_to_zero() -> No
     assert len(players) == 3
     assert [int(r[1]) for r in players] == [r["net"] for r in ledger["rows"]]
     assert all(int(r[2]) == 1000 for r in players)
-    assert ["'=cmd|' /C calc'!A0"] == [r[0] for r in players if "calc" in r[0]]
+    assert [r[0] for r in players if "calc" in r[0]] == ["'=cmd|' /C calc'!A0"]
     assert ledger["rake"] > 0 and body[-1][:2] == ["Rake", str(ledger["rake"])]
     assert sum(int(r[1]) for r in body) == 0
     # In Hebrew, the headers are.
