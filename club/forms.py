@@ -139,6 +139,11 @@ class ChipsForm(forms.Form):
     reason = forms.CharField(label=_("Reason"), max_length=200)
 
 
+class ChipRequestForm(forms.Form):
+    amount = forms.IntegerField(label=_("Chips"), min_value=1, max_value=10**9)
+    message = forms.CharField(label=_("A word to the hosts (optional)"), max_length=200, required=False)
+
+
 class JoinRequestForm(forms.Form):
     message = forms.CharField(label=_("A word to the hosts (optional)"), max_length=200, required=False)
 

@@ -276,6 +276,38 @@ class ClubSessionHand(models.Model):
         return f"hand {self.hand_id} at table {self.table_id}"
 
 
+class ChipRequest(models.Model):
+    """A member asks the club's hosts for club chips ("can I have 2,000 for tonight?"), as a home
+    game's players ask the banker; a host grants it (a grant on the member's statement) or
+    declines it. One request waits per member and club; asking again changes it."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("Waiting")
+        GRANTED = "granted", _("Granted")
+        DECLINED = "declined", _("Declined")
+        WITHDRAWN = "withdrawn", _("Withdrawn")
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="chip_requests")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    amount = models.PositiveBigIntegerField()
+    message = models.CharField(max_length=200, blank=True, default="")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    created = models.DateTimeField(auto_now_add=True)
+    decided_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    decided = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["club", "user"], condition=models.Q(status="pending"), name="one_pending_chip_request_per_club",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} asks {self.club} for {self.amount} ({self.status})"
+
+
 class GameNight(models.Model):
     """A night a club's host puts on the calendar ahead ("Thursday 20:00, Patch-Patch 5/10"),
     for members to say whether they are coming. It plans a night; a :class:`ClubSession` is the

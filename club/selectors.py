@@ -21,6 +21,7 @@ from django.db.models import Count, F, Max, Q, QuerySet, Sum
 from django.utils import timezone
 
 from club.models import (
+    ChipRequest,
     Club,
     ClubInvite,
     ClubSession,
@@ -78,11 +79,25 @@ def clubs_for(*, user: Any) -> list[Membership]:
     """The user's clubs, with their role and club chips (``m.club``)."""
     if user is None or not getattr(user, "is_authenticated", False):
         return []
-    return list(
+    rows = list(
         Membership.objects.filter(user=user, active=True).select_related("club")
         .annotate(members=Count("club__memberships", filter=Q(club__memberships__active=True)))
         .order_by("club__name", "club_id")
     )
+    # For a host: how many ask to join or for chips (the club's page answers them).
+    hosted = [m.club_id for m in rows if m.is_host]
+    waiting: dict[int, int] = {}
+    if hosted:
+        for row in (JoinRequest.objects.filter(club_id__in=hosted, status=JoinRequest.Status.PENDING)
+                    .values("club_id").annotate(n=Count("id"))):
+            waiting[row["club_id"]] = waiting.get(row["club_id"], 0) + row["n"]
+        for row in (ChipRequest.objects.filter(club_id__in=hosted, status=ChipRequest.Status.PENDING,
+                                               user__memberships__club_id=F("club_id"), user__memberships__active=True)
+                    .values("club_id").annotate(n=Count("id"))):
+            waiting[row["club_id"]] = waiting.get(row["club_id"], 0) + row["n"]
+    for m in rows:
+        m.waiting = waiting.get(m.club_id, 0)  # type: ignore[attr-defined]
+    return rows
 
 
 def club_members(*, club: Club) -> list[Membership]:
@@ -103,6 +118,38 @@ def pending_requests(*, club: Club) -> list[JoinRequest]:
     for r in rows:
         r.name = display_name(r.user)  # type: ignore[attr-defined]
     return rows
+
+
+def pending_chip_requests(*, club: Club) -> list[ChipRequest]:
+    """Members' requests for club chips waiting for a host, oldest first, each with the member's
+    name and balance. A member who left is not asking any more."""
+    rows = list(
+        ChipRequest.objects.filter(club=club, status=ChipRequest.Status.PENDING)
+        .filter(user__memberships__club=club, user__memberships__active=True)
+        .select_related("user", "user__profile").order_by("id")
+    )
+    balances = dict(Membership.objects.filter(club=club, user__in=[r.user_id for r in rows]).values_list("user_id", "balance"))
+    for r in rows:
+        r.name = display_name(r.user)  # type: ignore[attr-defined]
+        r.balance = balances.get(r.user_id, 0)  # type: ignore[attr-defined]
+    return rows
+
+
+CHIP_ANSWER_SHOWN = dt.timedelta(days=3)
+
+
+def my_chip_request(*, club: Club, user: Any, now: dt.datetime | None = None) -> ChipRequest | None:
+    """The member's latest request: while it waits for a host, or once a host answered it, for
+    three days (so the member sees it was granted or declined); else None."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return None
+    latest = ChipRequest.objects.filter(club=club, user=user).order_by("-id").first()
+    if latest is None or latest.status == ChipRequest.Status.PENDING:
+        return latest
+    answered = latest.status in (ChipRequest.Status.GRANTED, ChipRequest.Status.DECLINED)
+    if answered and latest.decided is not None and latest.decided >= (now or timezone.now()) - CHIP_ANSWER_SHOWN:
+        return latest
+    return None  # taken back, or answered long ago
 
 
 def my_pending_request(*, club: Club, user: Any) -> JoinRequest | None:

@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 
 from club import selectors
 from club.models import (
+    ChipRequest,
     Club,
     ClubInvite,
     ClubSession,
@@ -460,6 +461,66 @@ def club_chips_grant(*, club: Club, by: Any, user: Any, amount: int, reason: str
         if target is None:
             raise ClubError(_("That person is not a member of this club."))
         return _club_change(membership=target, amount=amount, kind=LedgerEntry.Kind.HOST_GRANT, note=reason)
+
+
+CHIP_REQUEST_MAX = 10**9  # what a host's grant form takes at most
+
+
+def chips_request(*, club: Club, user: Any, amount: Any, message: str = "") -> ChipRequest:
+    """A member asks the hosts for ``amount`` club chips, with an optional word. Asking again
+    while a request waits changes that request (the amount and the word)."""
+    _require_member(club, user)
+    amount = _whole_positive(amount)
+    if amount > CHIP_REQUEST_MAX:
+        raise ClubError(_("Ask for at most %(max)s chips at a time.") % {"max": f"{CHIP_REQUEST_MAX:,}"})
+    message = (message or "").strip()
+    if len(message) > 200:
+        raise ClubError(_("A word to the hosts has at most 200 characters."))
+    with transaction.atomic():
+        _require_member(club, user, lock=True)  # one member's requests never cross
+        pending = ChipRequest.objects.select_for_update().filter(
+            club=club, user=user, status=ChipRequest.Status.PENDING).first()
+        if pending is not None:
+            pending.amount, pending.message = amount, message
+            pending.save(update_fields=["amount", "message"])
+            return pending
+        return ChipRequest.objects.create(club=club, user=user, amount=amount, message=message)
+
+
+def _answer_chips(chip_request: ChipRequest, by: Any, status: str) -> ChipRequest:
+    with transaction.atomic():
+        req = ChipRequest.objects.select_for_update().get(pk=chip_request.pk)
+        if req.status != ChipRequest.Status.PENDING:
+            raise ClubError(_("This request has already been answered."))
+        if status == ChipRequest.Status.GRANTED:
+            target = _membership(req.club_id, req.user, lock=True)
+            if target is None:
+                raise ClubError(_("That person is not a member of this club."))
+            note = _("Asked for chips") + (f": {req.message}" if req.message else "")
+            _club_change(membership=target, amount=req.amount, kind=LedgerEntry.Kind.HOST_GRANT, note=note[:200])
+        req.status = status
+        req.decided_by = by
+        req.decided = timezone.now()
+        req.save(update_fields=["status", "decided_by", "decided"])
+    return req
+
+
+def chips_request_grant(*, chip_request: ChipRequest, by: Any) -> ChipRequest:
+    """A host gives the member what they asked for: a grant on their statement, with their word."""
+    _require_host(chip_request.club_id, by)
+    return _answer_chips(chip_request, by, ChipRequest.Status.GRANTED)
+
+
+def chips_request_decline(*, chip_request: ChipRequest, by: Any) -> ChipRequest:
+    _require_host(chip_request.club_id, by)
+    return _answer_chips(chip_request, by, ChipRequest.Status.DECLINED)
+
+
+def chips_request_withdraw(*, chip_request: ChipRequest, user: Any) -> ChipRequest:
+    """The member takes back their own request while it waits."""
+    if not _signed_in(user) or chip_request.user_id != user.pk:
+        raise NotAllowed(_("Only the member who asked can take the request back."))
+    return _answer_chips(chip_request, user, ChipRequest.Status.WITHDRAWN)
 
 
 def club_chips_take(*, club: Club, by: Any, user: Any, amount: int, reason: str) -> LedgerEntry:

@@ -31,8 +31,8 @@ from django.utils.translation import pgettext
 from django.views.decorators.http import require_POST
 
 from club import selectors, services
-from club.forms import ChipsForm, ClubForm, GameNightForm, InviteForm, JoinRequestForm
-from club.models import Club, ClubInvite, ClubSession, GameNight, JoinRequest, Membership
+from club.forms import ChipRequestForm, ChipsForm, ClubForm, GameNightForm, InviteForm, JoinRequestForm
+from club.models import ChipRequest, Club, ClubInvite, ClubSession, GameNight, JoinRequest, Membership
 
 LEADERBOARD_TARGET = "leaderboard"
 SESSION_TARGET = "session-results"
@@ -134,6 +134,9 @@ def club_home(request: HttpRequest, club_id: int) -> HttpResponse:
         "standings": selectors.session_standings(session=session) if session else [],
         "members": selectors.club_members(club=club),
         "requests": selectors.pending_requests(club=club) if membership.is_host else [],
+        "chip_requests": selectors.pending_chip_requests(club=club) if membership.is_host else [],
+        "my_chip_request": selectors.my_chip_request(club=club, user=request.user),
+        "chip_request_form": ChipRequestForm(),
         "nights": selectors.upcoming_game_nights(club=club, user=request.user),
         "night_form": GameNightForm() if membership.is_host else None,
     })
@@ -181,9 +184,61 @@ def club_members(request: HttpRequest, club_id: int) -> HttpResponse:
     context.update({
         "members": selectors.club_members(club=club),
         "requests": selectors.pending_requests(club=club) if membership.is_host else [],
+        "chip_requests": selectors.pending_chip_requests(club=club) if membership.is_host else [],
         "chips_form": ChipsForm(),
     })
     return render(request, "club/members.html", context)
+
+
+def _back(request: HttpRequest, club: Club) -> HttpResponseRedirect:
+    """Back to the club page the form was on: its members' page, else its front page."""
+    if request.POST.get("back") == "members":
+        return redirect("club_members", club_id=club.pk)
+    return redirect(f"{reverse('club_home', args=[club.pk])}#chips")
+
+
+@require_POST
+@login_required
+def chips_ask(request: HttpRequest, club_id: int) -> HttpResponseRedirect:
+    """A member asks the hosts for club chips (``services.chips_request``)."""
+    club = _club(club_id)
+    _member(request, club)
+    form = ChipRequestForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, " ".join(str(e) for errors in form.errors.values() for e in errors))
+        return _back(request, club)
+    try:
+        services.chips_request(club=club, user=request.user, amount=form.cleaned_data["amount"],
+                               message=form.cleaned_data["message"])
+    except services.ClubError as exc:
+        _refused(request, exc)
+    else:
+        messages.success(request, _("Your request is with the club's hosts."))
+    return _back(request, club)
+
+
+@require_POST
+@login_required
+def chips_answer(request: HttpRequest, club_id: int, request_id: int, answer: str) -> HttpResponseRedirect:
+    """A host grants or declines a member's request for chips; the member may withdraw it."""
+    club = _club(club_id)
+    _member(request, club)
+    chip_request = get_object_or_404(ChipRequest, pk=request_id, club=club)
+    calls = {"grant": services.chips_request_grant, "decline": services.chips_request_decline}
+    try:
+        if answer == "withdraw":
+            services.chips_request_withdraw(chip_request=chip_request, user=request.user)
+        elif answer in calls:
+            calls[answer](chip_request=chip_request, by=request.user)
+        else:
+            raise Http404
+    except services.ClubError as exc:
+        _refused(request, exc)
+    else:
+        done = {"grant": _("The chips are on the member's statement."), "decline": _("The request is declined."),
+                "withdraw": _("Your request is taken back.")}
+        messages.success(request, done[answer])
+    return _back(request, club)
 
 
 def _target_user(user_id: int) -> Any:
