@@ -31,8 +31,23 @@ from django.utils.translation import pgettext
 from django.views.decorators.http import require_POST
 
 from club import selectors, services
-from club.forms import ChipRequestForm, ChipsForm, ClubForm, GameNightForm, InviteForm, JoinRequestForm
-from club.models import ChipRequest, Club, ClubInvite, ClubSession, GameNight, JoinRequest, Membership
+from club.forms import (
+    ChipRequestForm,
+    ChipsForm,
+    ClubForm,
+    GameNightForm,
+    InviteForm,
+    JoinRequestForm,
+)
+from club.models import (
+    ChipRequest,
+    Club,
+    ClubInvite,
+    ClubSession,
+    GameNight,
+    JoinRequest,
+    Membership,
+)
 
 LEADERBOARD_TARGET = "leaderboard"
 SESSION_TARGET = "session-results"

@@ -117,7 +117,7 @@ def test_the_pages_ask_show_give_and_refuse() -> None:
     home = f"/clubs/{p.club.pk}/"
     member = _client(p.member)
     page = member.get(home).content.decode()
-    assert 'id="chips"' in page and 'action="/clubs/%d/chips/ask/"' % p.club.pk in page
+    assert 'id="chips"' in page and f'action="/clubs/{p.club.pk}/chips/ask/"' in page
     assert '<details class="chipask__form" open>' in page  # no chips and no request: the form is open
     # Bad input: a clear error, nothing asked.
     res = member.post(f"/clubs/{p.club.pk}/chips/ask/", {"amount": "lots"}, follow=True)
