@@ -83,6 +83,7 @@
     var before = {}, extras = root.querySelectorAll(".card--extra[data-card]"), i;
     for (i = 0; i < extras.length; i++) before[extras[i].getAttribute("data-card")] = true;
     var oldFelt = root.querySelector(".felt"), tallBefore = oldFelt ? oldFelt.offsetHeight : 0;
+    var seatsBefore = seatWords(), winsBefore = winWords();
     root.innerHTML = msg.html;
     extras = root.querySelectorAll(".card--extra[data-card]");
     for (i = 0; i < extras.length; i++) {
@@ -104,6 +105,7 @@
       if (newFelt && newFelt.offsetHeight > tallBefore + 4) bringTheTableIntoView();
     }
     if (msg.deadline !== warnedFor) warned = false;  // a new clock: warn again near its end
+    announce(seatsBefore, winsBefore, msg.my_turn && !myTurn && !acted);
     myTurn = !!msg.my_turn;
     markTheTab();
     followTerms();
@@ -111,6 +113,50 @@
     followFreeSeats();
     markChosenSeat();
     markAway();
+  }
+
+  // For a screen reader (a visually hidden live region, templates/table.html): what the other
+  // players just did, read from their seats ("Bob: raise, bet 60", "Dana: folded"), the
+  // winners when a hand ends, and "Your turn" with the buttons it offers. Sighted players see
+  // the same on the felt; nothing here is new information.
+  var announcer = document.getElementById("table-announce");
+  function seatWords() {
+    var out = {}, seats = root.querySelectorAll(".seat[data-user]:not(.seat--me)");
+    for (var i = 0; i < seats.length; i++) {
+      var s = seats[i], status = s.querySelector(".seat__status"), bet = s.querySelector(".seat__bet");
+      var name = s.querySelector(".seat__name");
+      if (!status || s.classList.contains("seat--acting")) continue;  // its clock: not an act
+      var words = status.textContent.replace(/\s+/g, " ").trim();
+      if (!words) continue;
+      out[s.getAttribute("data-user")] = (name ? name.textContent.trim() : "") + ": " + words +
+        (bet ? ", " + bet.textContent.replace(/\s+/g, " ").trim() : "");
+    }
+    return out;
+  }
+  function winWords() {
+    var wins = root.querySelectorAll(".win, .scoop"), out = [];
+    for (var i = 0; i < wins.length; i++) out.push(wins[i].textContent.replace(/\s+/g, " ").trim());
+    return out.join(". ");
+  }
+  function announce(seatsBefore, winsBefore, turnCame) {
+    if (!announcer) return;
+    var lines = [], now = seatWords(), wins = winWords();
+    for (var user in now) if (now[user] !== seatsBefore[user]) lines.push(now[user]);
+    if (wins && wins !== winsBefore) lines.push(wins);
+    if (turnCame) {
+      var buttons = root.querySelectorAll(".panel [data-action]:not([data-action=sit_out]), .panel [data-draw]"), labels = [];
+      for (var i = 0; i < buttons.length; i++) {
+        var b = buttons[i], label = b.getAttribute("aria-label");
+        if (!label) {  // the words, without the key's <kbd>
+          label = "";
+          for (var n = b.firstChild; n; n = n.nextSibling) if (n.nodeName !== "KBD") label += n.textContent;
+        }
+        label = label.replace(/\s+/g, " ").trim();
+        if (label) labels.push(label);
+      }
+      lines.push((announcer.getAttribute("data-turn-text") || "Your turn") + (labels.length ? ": " + labels.join(", ") : ""));
+    }
+    if (lines.length) announcer.textContent = lines.join(". ");
   }
 
   // A seated player with no table page open anywhere ("presence" messages, by user id) is

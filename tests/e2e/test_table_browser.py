@@ -246,6 +246,22 @@ def test_more_time_adds_twenty_seconds_to_the_players_clock(browser: Any, fast_s
         p.context.close()
 
 
+def test_a_screen_reader_hears_what_the_other_did_and_that_the_turn_came(browser: Any, fast_server: str, screenshot: Any) -> None:
+    pages, actor = _heads_up(browser, fast_server, ("kim", "lev"), "Reader")
+    other = next(p for p in pages if p is not actor)
+    name = actor.locator(".seat--me .seat__name").inner_text().strip()
+    kind = "call" if actor.locator(".act--call").count() else "check"
+    actor.click(f".act--{kind}")
+    other.wait_for_function("() => document.querySelector('#table-announce').textContent.includes('Your turn')")
+    said = other.locator("#table-announce").text_content() or ""
+    assert said.startswith(f"{name}: {kind}"), said
+    turn = said.split("Your turn: ", 1)[1]
+    assert "Check" in turn and "<" not in turn  # the buttons' words, no markup and no key letters
+    assert not re.search(r"\bC\b", turn.replace("Check", "")), turn
+    for p in pages:
+        p.context.close()
+
+
 def test_a_player_who_closes_the_table_is_marked_away(browser: Any, fast_server: str, screenshot: Any) -> None:
     tag = uuid.uuid4().hex[:5]
     host, guest = (_sign_up(browser, fast_server, f"{n}{tag}", DESKTOP) for n in ("hal", "gus"))
