@@ -101,6 +101,39 @@ def _next_terms(table: Any) -> str:
     return f'<p class="muted next-terms">{_bt(_NEXT_TERMS, terms=" · ".join(parts))}</p>'
 
 
+_LEVEL = gettext_noop("Level %(n)s")
+_LEVEL_NEXT = gettext_noop("next: %(stakes)s in")
+_LEVEL_NOW = gettext_noop("next: %(stakes)s from the next hand")
+_LEVEL_PAUSED = gettext_noop("next: %(stakes)s in %(left)s once play resumes")
+_LEVEL_LAST = gettext_noop("the last level")
+
+
+def _levels(table: Any) -> str:
+    """Blinds on a clock (tables.levels): the level in play, the next level's stakes and when
+    they come (the page's script counts down to ``data-level-ends``; the clock stands while the
+    table is paused). Nothing when the blinds are not on a clock."""
+    from tables.levels import LAST_LEVEL, blinds_at
+
+    level = _get(table, "level") if table is not None else 0
+    if not level:
+        return ""
+    parts = [_bt(_LEVEL, n=level)]
+    if level >= LAST_LEVEL:
+        parts.append(_t(_LEVEL_LAST))
+    else:
+        small, big = blinds_at(level + 1, _get(table, "level_base_small"), _get(table, "level_base_big"))
+        nxt = stakes_text(_get(table, "game"), small, big)
+        ends, left = _get(table, "level_ends_at"), _get(table, "level_left_s")
+        if ends is not None:
+            # The page's script shows the second once the first's countdown reaches zero.
+            parts.append(f'<span data-level-ends="{int(ends.timestamp())}">{_bt(_LEVEL_NEXT, stakes=nxt)}'
+                         f' <span class="level-clock"></span></span><span data-level-due hidden>{_bt(_LEVEL_NOW, stakes=nxt)}</span>')
+        else:
+            left = int(left or 0)
+            parts.append(_bt(_LEVEL_PAUSED, stakes=nxt, left=f"{left // 60}:{left % 60:02d}"))
+    return f'<p class="muted levels">{" · ".join(parts)}</p>'
+
+
 def _v(value: Any) -> str:
     """``value`` as ``{{ value }}`` prints it: numbers localized, then escaped unless safe."""
     kind = type(value)
@@ -209,6 +242,7 @@ def _render_table(context: Any) -> SafeString:
             out.append(f'<p class="scoop" role="status"><span aria-hidden="true">★</span> {scoop}</p>')
         out.append("\n    ")
         out.append(_next_terms(table))
+        out.append(_levels(table))
         if phase == "over" and not _get(bb, "over") and not get("replay"):
             if _get(table, "status") == "paused" or _get(table, "pause_after_hand"):
                 out.append(f'<p class="muted next-hand">{_t(_PAUSED)}</p>')
@@ -219,13 +253,15 @@ def _render_table(context: Any) -> SafeString:
         if _get(table, "status") == "closed":  # a host closed it, or it stood empty for a day
             out.append(f'\n    <p class="waiting muted" data-table-closed>{_t("This table is closed.")}</p>\n    ')
         elif _get(table, "status") == "paused":  # a host's pause, not a lack of players
-            out.append(f'\n    <p class="waiting muted">{_t(_PAUSED)}</p>\n    ')
+            out.append(f'\n    <p class="waiting muted">{_t(_PAUSED)}</p>{_levels(table)}\n    ')
         elif _get(table, "next_hand_at"):
             out.append(f'\n    <p class="waiting">{_t("The first hand is dealt in")} {_CLOCK}</p>\n    \n    ')
         else:
             out.append(f'\n    <p class="waiting muted">'
                        f'{_t("Waiting for players. A hand starts when two players are seated and not on a break.")}'
                        "</p>\n    ")
+        if _get(table, "status") == "open":
+            out.append(_levels(table))  # the clock runs between hands too (a host's pause stops it)
     out.append("\n\n    ")
     if get("my_seat"):
         out.append(_panel(get, phase, arranging))

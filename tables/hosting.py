@@ -11,10 +11,11 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import transaction
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from club import services as club_services
-from tables import hotsql, services
+from tables import hotsql, levels, services
 from tables.models import LIVE_GAMES, Seat, SeatRequest, Table
 from tables.services import TableError
 
@@ -63,7 +64,7 @@ def table_host_close(*, table_id: int, by: Any) -> int:
     return services.table_close(table_id=table_id)
 
 
-MAX_BLIND = 2_000_000
+MAX_BLIND = levels.MAX_BLIND
 
 
 def table_host_terms(*, table_id: int, by: Any, small_blind: Any = None, big_blind: Any = None, speed: Any = None) -> str:
@@ -94,6 +95,8 @@ def table_host_terms(*, table_id: int, by: Any, small_blind: Any = None, big_bli
                 and table.next_big_blind is None and not table.next_speed:
             raise TableError(_("The table already plays these stakes at this speed."))
         changes_blinds = (small, big) != (table.small_blind, table.big_blind)
+        if changes_blinds and levels.on(table):
+            raise TableError(_("The blinds rise on a clock at this table: stop the clock to set them by hand."))
         table.next_small_blind, table.next_big_blind = (small, big) if changes_blinds else (None, None)
         table.next_speed = new_speed if new_speed != table.speed else ""
         when = "next"
@@ -104,6 +107,42 @@ def table_host_terms(*, table_id: int, by: Any, small_blind: Any = None, big_bli
             hotsql.save(table, services._TERMS)
         services._bump(table)
     return when
+
+
+def table_host_levels(*, table_id: int, by: Any, minutes: Any) -> str:
+    """Blinds that rise every ``minutes`` (one of ``levels.MINUTES``), from the blinds in play
+    (or a host's change of them waiting for the hand to end); 0 stops the clock, the blinds in
+    play staying. Changing the minutes while it runs starts the level in play again. Baseball
+    plays for units: no levels. Returns ``"started"``, ``"changed"`` or ``"stopped"``."""
+    _host_table(table_id, by)
+    if type(minutes) is not int or (minutes != 0 and minutes not in levels.MINUTES):
+        raise TableError(_("Pick how often the blinds go up."))
+    with transaction.atomic():
+        table = services._lock_table(table_id)
+        if table.status == Table.Status.CLOSED or table.close_after_hand:
+            raise TableError(_("This table is closed."))
+        if table.game == "BB":
+            raise TableError(_("Baseball plays for units: its stakes do not change."))
+        now, paused = timezone.now(), table.status == Table.Status.PAUSED
+        if minutes == 0:
+            if not levels.on(table):
+                raise TableError(_("The blinds are not on a clock."))
+            levels.stop(table)
+            done = "stopped"
+        elif levels.on(table):
+            if minutes == table.level_minutes:
+                raise TableError(_("The blinds already go up at that pace."))
+            levels.change_minutes(table, minutes, now, paused=paused)
+            done = "changed"
+        else:
+            levels.start(table, minutes, now, paused=paused)
+            if table.next_big_blind is not None and table.next_small_blind is not None:
+                # A change of stakes waiting for the hand to end is where level 1 starts.
+                table.level_base_small, table.level_base_big = table.next_small_blind, table.next_big_blind
+            done = "started"
+        hotsql.save(table, levels.FIELDS)
+        services._bump(table)
+    return done
 
 
 def games_for(table: Table) -> list[str]:

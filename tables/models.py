@@ -63,6 +63,15 @@ class Table(models.Model):
     next_speed = models.CharField(max_length=8, blank=True, default="")
     # A host's choice of the next game (dealer's choice), dealt from the next hand on.
     next_game = models.CharField(max_length=8, blank=True, default="")
+    # Blinds that rise on a clock (tables.levels): every ``level_minutes`` the next level's
+    # blinds are dealt from the next hand. ``level`` 0: off. The clock stops while the table is
+    # paused (``level_left_s`` holds what was left) and runs again when it resumes.
+    level_minutes = models.PositiveSmallIntegerField(default=0)
+    level = models.PositiveSmallIntegerField(default=0)
+    level_base_small = models.PositiveIntegerField(null=True, blank=True)
+    level_base_big = models.PositiveIntegerField(null=True, blank=True)
+    level_ends_at = models.DateTimeField(null=True, blank=True)
+    level_left_s = models.PositiveIntegerField(null=True, blank=True)
     version = models.BigIntegerField(default=0)
     button_seat = models.SmallIntegerField(default=-1)
     hands_played = models.PositiveIntegerField(default=0)

@@ -31,7 +31,7 @@ from rules_engine import fairness
 from rules_engine.cards import Card, CardParseError, Deck
 from rules_engine.errors import RulesError
 from rules_engine.games import get_variant
-from tables import baseball, hotsql, refusals, stakes
+from tables import baseball, hotsql, levels, refusals, stakes
 from tables.models import (
     LIVE_GAMES,
     STAKES_LADDER,
@@ -750,7 +750,14 @@ def _settle(table: Table, hand: Hand, state: Any, now: dt.datetime) -> None:
     elif table.pause_after_hand:
         table.status = Table.Status.PAUSED
         table.pause_after_hand = False
+        _pause_level_clock(table, now)
     _schedule_expiry(table, hand)
+
+
+def _pause_level_clock(table: Table, now: dt.datetime) -> None:
+    if levels.on(table):
+        levels.pause(table, now)
+        hotsql.save(table, levels.FIELDS)
 
 
 def club_hand_results(game: str, players: list[list[int]], nets: list[int], result: dict[str, Any] | None) -> list[dict[str, Any]]:
@@ -833,10 +840,18 @@ def _tell_stood_up(table_id: int, user_id: int) -> None:
 def _ready_seats(table: Table) -> list[Seat]:
     if baseball.is_baseball(table):
         return baseball.ready_seats(table, Seat.objects.filter(table=table).order_by("seat_no"))
+    least = _least_stack(table)
     return [
         s for s in Seat.objects.filter(table=table).order_by("seat_no")
-        if not s.sitting_out and not s.leaving and s.stack >= table.big_blind
+        if not s.sitting_out and not s.leaving and s.stack >= least
     ]
+
+
+def _least_stack(table: Table) -> int:
+    """The stack a player needs to be dealt in: a big blind at a cash table; at a table whose
+    blinds rise on a clock, any chips at all, as in a tournament (a short stack posts what it
+    has and is all-in)."""
+    return 1 if levels.on(table) else table.big_blind
 
 
 def _blind_game(table: Table) -> bool:
@@ -846,7 +861,7 @@ def _blind_game(table: Table) -> bool:
 
 
 def _playing(table: Table, s: Seat) -> bool:
-    return not s.sitting_out and not s.leaving and not s.wait_bb and s.stack >= table.big_blind
+    return not s.sitting_out and not s.leaving and not s.wait_bb and s.stack >= _least_stack(table)
 
 
 def _joins_running_game(table: Table, others: list[Seat]) -> bool:
@@ -988,6 +1003,9 @@ def _start_hand_if_ready(table: Table) -> Hand | None:
         return None
     if table.next_game and table.next_game != table.game:
         _switch_game(table)
+    if levels.rise_if_due(table, timezone.now()):  # blinds on a clock: the next level is dealt
+        hotsql.save(table, (*levels.FIELDS, "small_blind", "big_blind"))
+        transaction.on_commit(_lobby_changed)
     ready = _ready_seats(table)
     _stand_up_the_long_absent(table, ready)
     if len(ready) < 2:
@@ -1051,6 +1069,7 @@ def table_pause(*, table_id: int, now: bool = False) -> int:
         if now or _current_hand(table) is None:
             table.status = Table.Status.PAUSED
             table.pause_after_hand = False
+            _pause_level_clock(table, timezone.now())
         else:
             table.pause_after_hand = True
         return _bump(table)
@@ -1065,6 +1084,9 @@ def table_resume(*, table_id: int) -> int:
             raise TableError(_("This table is closed."))
         if table.status == Table.Status.OPEN and not table.pause_after_hand:
             return table.version  # not paused: a second click changes nothing
+        if table.status == Table.Status.PAUSED and levels.on(table):
+            levels.resume(table, timezone.now())
+            hotsql.save(table, levels.FIELDS)
         table.status = Table.Status.OPEN
         table.pause_after_hand = False
         if _current_hand(table) is None:

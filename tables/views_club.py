@@ -221,6 +221,25 @@ def table_host_game(request: HttpRequest, table_id: int) -> HttpResponseRedirect
 
 @require_POST
 @login_required
+def table_host_levels(request: HttpRequest, table_id: int) -> HttpResponseRedirect:
+    """Blinds on a clock: every N minutes the next level, from the next hand; 0 stops it."""
+    table = _hosted_table(request, table_id)
+    raw = request.POST.get("minutes", "")
+    minutes = int(raw) if raw.isdigit() and len(raw) < 4 else -1
+    try:
+        done = hosting.table_host_levels(table_id=table.id, by=request.user, minutes=minutes)
+    except services.TableError as exc:
+        messages.error(request, str(exc))
+    else:
+        said = {"started": _("The blinds go up every %(n)s minutes, from the blinds in play."),
+                "changed": _("The blinds go up every %(n)s minutes; this level starts again."),
+                "stopped": _("The blinds stay where they are now.")}
+        messages.success(request, str(said[done]) % {"n": minutes})
+    return _back(table.id)
+
+
+@require_POST
+@login_required
 def table_seat_request_answer(request: HttpRequest, table_id: int, request_id: int, answer: str) -> HttpResponseRedirect:
     table = _hosted_table(request, table_id)
     if answer not in ("approve", "decline"):

@@ -351,8 +351,13 @@ def _host_panel_context(table: Table, viewer_id: int | None = None) -> dict[str,
     others = [p for p in players if p["user_id"] != viewer_id]  # whom the host may stand up
     games = [(code, selectors.game_name(code)) for code in hosting.games_for(table)]
     choice = {"games": games, "next": table.next_game or table.game, "pending": bool(table.next_game)} if len(games) > 1 else None
+    from tables import levels
+
+    level_choice = None if table.game == "BB" else {
+        "minutes": table.level_minutes if levels.on(table) else 0, "choices": levels.MINUTES, "on": levels.on(table),
+    }
     return {"requests": requests, "players": players, "others": others, "club": table.club_id is not None, "terms": terms,
-            "game_choice": choice}
+            "game_choice": choice, "levels": level_choice}
 
 
 def _buy_in_context(request: HttpRequest, table: Table) -> dict[str, Any]:

@@ -399,6 +399,14 @@
       clocks[i].textContent = left === null ? "" : seconds.replace("{n}", left >= 10 ? Math.ceil(left) : left.toFixed(1));
       clocks[i].classList.toggle("urgent", left !== null && left < 6);
     }
+    // Blinds on a clock: the time left in the level ("12:04"), then "from the next hand".
+    var level = root.querySelector("[data-level-ends]");
+    if (level) {
+      var rest = Math.max(0, Math.ceil(parseInt(level.getAttribute("data-level-ends"), 10) - Date.now() / 1000));
+      var clock = level.querySelector(".level-clock"), due = root.querySelector("[data-level-due]");
+      if (clock) clock.textContent = Math.floor(rest / 60) + ":" + ("0" + (rest % 60)).slice(-2);
+      if (due && (rest === 0) !== !due.hidden) { due.hidden = rest > 0; level.hidden = rest === 0; }
+    }
     if (myTurn && left !== null && left > 0 && left <= HURRY_SECONDS && !warned) {
       warned = true;
       warnedFor = deadline / 1000;
