@@ -239,3 +239,10 @@ def test_short_stacks_are_dealt_in_all_in_at_every_game(game: str) -> None:
     done = play_passively(table)
     rake = int(done.result.get("rake", 0)) if done.result else 0
     assert sum(Seat.objects.filter(table=table).values_list("stack", flat=True)) + rake == before
+
+
+def test_the_levels_modules_examples_hold() -> None:
+    import doctest
+
+    assert doctest.testmod(levels).failed == 0
+    assert doctest.testmod(levels).attempted >= 2
