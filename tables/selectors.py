@@ -482,10 +482,31 @@ def seated_tables(*, user: Any) -> list[Any]:
         return []
     tables = list(Table.objects.filter(id__in=stacks).exclude(status="closed")
                   .select_related("club").annotate(taken=Count("seats")).order_by("-id"))
+    turns = turns_of(user=user, table_ids=[t.id for t in tables])
     for t in tables:
         t.game_name = GAME_NAMES.get(t.game, t.game)
         t.my_stack = stacks.get(t.id)
+        t.my_turn = t.id in turns
     return tables
+
+
+def turns_of(*, user: Any, table_ids: list[int]) -> set[int]:
+    """The tables among ``table_ids`` where the hand being played waits for ``user``: their
+    decision, or an arrangement they have not sent (the lists of "your seats" mark them)."""
+    from rules_engine.games import get_variant
+    from tables.models import Hand
+
+    if not table_ids or user is None or not getattr(user, "is_authenticated", False):
+        return set()
+    out = set()
+    for hand in Hand.objects.filter(table_id__in=table_ids, ended__isnull=True).only("table_id", "game", "players", "state"):
+        idx = next((i for i, p in enumerate(hand.players) if p[1] == user.pk), None)
+        if idx is None:
+            continue
+        state = get_variant(hand.game).from_json(hand.state)
+        if not state.is_over and idx in state.actors():
+            out.add(hand.table_id)
+    return out
 
 
 def club_tables_seated(*, user: Any) -> list[Any]:

@@ -96,9 +96,11 @@ def lobby(request: HttpRequest) -> HttpResponse:
     mine = selectors.private_tables_for(user=request.user)
     clubs = selectors.club_tables_seated(user=request.user)
     stacks = selectors.seats_of(user=request.user)
+    turns = selectors.turns_of(user=request.user, table_ids=list(stacks))
     for t in [*tables, *mine, *clubs]:
         t.game_name = names.get(t.game, t.game)
         t.my_stack = stacks.get(t.id)
+        t.my_turn = t.id in turns
     context = {"tables": tables, "my_private": mine, "my_club_tables": clubs, "lobby_filter": lobby_filter,
                "filtered": len(tables) != len(everything), "public_count": len(everything),
                "filter_query": urlencode(asked)}

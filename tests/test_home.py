@@ -104,3 +104,18 @@ def test_the_front_page_lists_the_players_seats_and_not_closed_tables() -> None:
     assert reverse("table", args=[table.id]) in section
     assert "Old game" not in _section(_home(closed_users[0]))
     assert _section(_home(make_user("nobody_home"))) == ""
+
+
+@pytest.mark.django_db(transaction=True)
+def test_your_seats_say_where_a_hand_waits_for_you() -> None:
+    from tests.tables.helpers import current_state, user_for_index
+
+    table, users = seated_table(n=2, name="Turns")
+    hand, state = current_state(table)
+    actor = user_for_index(hand, state.actors()[0])
+    other = next(u for u in users if u.pk != actor.pk)
+    assert "data-my-turn" in _section(_home(actor))
+    assert "data-my-turn" not in _section(_home(other))
+    c = Client()
+    c.force_login(actor)
+    assert "data-my-turn" in c.get("/lobby/").content.decode()
