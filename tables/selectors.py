@@ -2,6 +2,7 @@
 
 import secrets
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 from django.utils.functional import Promise
@@ -702,8 +703,11 @@ def table_ledger(*, table: Any) -> dict[str, Any]:
     return {"rows": rows, "rake": int(rake), "hands": table.hands.filter(ended__isnull=False).count()}
 
 
-def hands_played(*, user: Any) -> list[int]:
-    """Ids of the finished hands ``user`` was dealt into, at any table, newest first.
+def hands_played(*, user: Any, game: str = "", summary: list[dict[str, Any]] | None = None) -> list[int]:
+    """Ids of the finished hands ``user`` was dealt into, at any table, newest first; only those
+    of ``game`` when given. ``summary``, when given, is filled with one row per game the player
+    has played (over every hand, whatever ``game`` says): ``{"game", "hands", "won", "net"}``,
+    the net in chips (Baseball's units are not chips: its row has ``net`` None), most hands first.
 
     The tables are those the player ever moved chips at (a buy-in, club chips included), has a
     Baseball balance at, or sits at now; a hand's players list says who was dealt in. At a chips
@@ -723,8 +727,29 @@ def hands_played(*, user: Any) -> list[int]:
         where |= Q(table_id=table_id, started__gte=first)
     uid = user.pk
     rows = (Hand.objects.filter(where, ended__isnull=False)
-            .order_by("-ended", "-id").values_list("id", "players"))
-    return [hand_id for hand_id, players in rows if any(int(p[1]) == uid for p in players or ())]
+            .order_by("-ended", "-id").values_list("id", "players", "game", "result"))
+    out = []
+    by_game: dict[str, dict[str, Any]] = {}
+    for hand_id, players, hand_game, result in rows:
+        mine = next((i for i, p in enumerate(players or ()) if int(p[1]) == uid), None)
+        if mine is None:
+            continue
+        if not game or hand_game == game:
+            out.append(hand_id)
+        if summary is not None:
+            row = by_game.setdefault(hand_game, {"game": hand_game, "hands": 0, "won": 0, "net": 0})
+            row["hands"] += 1
+            nets = (result or {}).get("net") or []
+            net = nets[mine] if mine < len(nets) else 0
+            if hand_game == "BB":
+                row["net"] = None
+                row["won"] += 1 if Fraction(str(net)) > 0 else 0
+            else:
+                row["net"] += int(net)
+                row["won"] += 1 if int(net) > 0 else 0
+    if summary is not None:
+        summary.extend(sorted(by_game.values(), key=lambda r: (-r["hands"], r["game"])))
+    return out
 
 
 def dealt_in(*, hand: Any, user: Any) -> bool:

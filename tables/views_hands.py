@@ -149,7 +149,16 @@ HANDS_PER_PAGE = 50
 def my_hands(request: HttpRequest) -> HttpResponse:
     """The player's own hands, at every table, newest first: a page of 50 at a time, each with
     its table, game and what it did to the player's stack, linked to the hand's page."""
-    pages = Paginator(selectors.hands_played(user=request.user), HANDS_PER_PAGE)
+    summary: list[dict[str, object]] = []
+    asked = request.GET.get("game", "")[:8]
+    ids = selectors.hands_played(user=request.user, game=asked, summary=summary)
+    played = {str(r["game"]) for r in summary}
+    game = asked if asked in played else ""
+    if asked and not game:  # a game the player never played (or nonsense): every hand
+        ids = selectors.hands_played(user=request.user)
+    for r in summary:
+        r["name"] = selectors.game_name(str(r["game"]))
+    pages = Paginator(ids, HANDS_PER_PAGE)
     page = pages.get_page(request.GET.get("page"))
     rows = selectors.hand_rows(user=request.user, hand_ids=list(page.object_list))
     # Each table linked only while the player may still open it (the hand's own page they may).
@@ -159,4 +168,6 @@ def my_hands(request: HttpRequest) -> HttpResponse:
     return render(request, "tables/my_hands.html", {
         "rows": rows, "page": page, "total": pages.count,
         "mixed": len({r["game"] for r in rows}) > 1,
+        "summary": summary if len(summary) > 1 or game else [], "game": game,
+        "game_query": f"game={game}&" if game else "",
     })

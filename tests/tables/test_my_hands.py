@@ -123,3 +123,32 @@ def test_a_player_who_lost_sight_of_a_private_table_still_reads_their_own_hands(
     client.force_login(make_user("outsider"))
     assert client.get(f"/tables/{table.id}/hands/{first.number}/").status_code == 404
     assert client.get(f"/tables/{table.id}/hands/{first.number}.phh").status_code == 404
+
+
+def test_the_hands_add_up_by_game_and_one_game_can_be_picked(client: Client) -> None:
+    holdem, users = seated_table(n=3, game="NT")
+    me = users[0]
+    pp, _others = seated_table(n=2, game="PP")
+    services.table_take_seat(table_id=pp.id, user=me, buy_in=1000)
+    played = _play(holdem, 2) + _play(pp, 2)
+    mine = [h for h in played if any(int(p[1]) == me.pk for p in h.players)]
+    client.force_login(me)
+    html = client.get("/accounts/me/hands/").content.decode()
+    for game in ("NT", "PP"):
+        hands = [h for h in mine if h.game == game]
+        for h in hands:
+            h.refresh_from_db()
+        nets = [h.result["net"][next(i for i, p in enumerate(h.players) if int(p[1]) == me.pk)] for h in hands]
+        row = html.split(f'<tr data-game="{game}"', 1)[1].split("</tr>", 1)[0]
+        cells = re.findall(r'<span class="num">(\d+)</span>', row)
+        assert cells == [str(len(hands)), str(sum(1 for n in nets if n > 0))]
+        total = sum(nets)
+        assert (f"+{total:,}" if total > 0 else f"{total:,}") in row
+    # One game picked: only its hands, the table marks it, the pages keep it.
+    picked = client.get("/accounts/me/hands/?game=PP").content.decode()
+    assert {key for key, _ in _rows(picked)} == {f"{h.table_id}-{h.number}" for h in mine if h.game == "PP"}
+    assert '<tr data-game="PP" class="is-me">' in picked and "Every game" in picked
+    # A game never played, or nonsense: every hand.
+    for bad in ("F7S", "<script>", "x" * 300):
+        every = client.get("/accounts/me/hands/", {"game": bad}).content.decode()
+        assert len(_rows(every)) == len(mine) and "Every game" not in every
