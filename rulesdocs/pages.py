@@ -281,15 +281,21 @@ PAGES: dict[str, Page] = {
             "hosting",
             Text("Hosting a home game", "לארח משחק ביתי", "Своя домашняя игра"),
             Text(
-                "Clubs, invitations, private tables without rake, sessions and leaderboards.",
-                "מועדונים, הזמנות, שולחנות פרטיים בלי רייק, ערבי משחק וטבלאות.",
-                "Клубы, приглашения, частные столы без рейка, сессии и таблицы.",
+                "Clubs, invitations, game nights, private tables without rake, the host's controls, "
+                "settling up, sessions and leaderboards.",
+                "מועדונים, הזמנות, ערבים מתוכננים מראש, שולחנות פרטיים בלי רייק, כלי המארח, סגירת "
+                "חשבונות, ערבי משחק וטבלאות.",
+                "Клубы, приглашения, игровые вечера, частные столы без рейка, управление столом, "
+                "расчёты, сессии и таблицы.",
             ),
             (
                 _s("overview", "Your game, online", "המשחק שלכם, ברשת", "Ваша игра в сети"),
                 _s("club", "Creating a club", "פתיחת מועדון", "Как создать клуб"),
                 _s("invite", "Inviting players", "הזמנת שחקנים", "Приглашения"),
                 _s("tables", "Private tables", "שולחנות פרטיים", "Частные столы"),
+                _s("nights", "Planning the evening", "לתכנן את הערב", "Как назначить вечер"),
+                _s("at-the-table", "Running the table", "לנהל את השולחן", "Как вести стол"),
+                _s("settling", "Settling up", "לסגור חשבונות", "Как рассчитаться"),
                 _s("sessions", "Sessions and leaderboards", "ערבי משחק וטבלאות",
                    "Сессии и таблицы"),
                 _s("house-rules", "House rules", "חוקי הבית", "Правила дома"),
