@@ -83,7 +83,7 @@
     var before = {}, extras = root.querySelectorAll(".card--extra[data-card]"), i;
     for (i = 0; i < extras.length; i++) before[extras[i].getAttribute("data-card")] = true;
     var oldFelt = root.querySelector(".felt"), tallBefore = oldFelt ? oldFelt.offsetHeight : 0;
-    var seatsBefore = seatWords(), winsBefore = winWords();
+    var seatsBefore = seatWords(), winsBefore = winWords(), boardsBefore = boardWords();
     root.innerHTML = msg.html;
     extras = root.querySelectorAll(".card--extra[data-card]");
     for (i = 0; i < extras.length; i++) {
@@ -105,7 +105,7 @@
       if (newFelt && newFelt.offsetHeight > tallBefore + 4) bringTheTableIntoView();
     }
     if (msg.deadline !== warnedFor) warned = false;  // a new clock: warn again near its end
-    announce(seatsBefore, winsBefore, msg.my_turn && !myTurn && !acted);
+    announce(seatsBefore, winsBefore, boardsBefore, msg.my_turn && !myTurn && !acted);
     myTurn = !!msg.my_turn;
     markTheTab();
     followTerms();
@@ -138,10 +138,23 @@
     for (var i = 0; i < wins.length; i++) out.push(wins[i].textContent.replace(/\s+/g, " ").trim());
     return out.join(". ");
   }
-  function announce(seatsBefore, winsBefore, turnCame) {
+  // The shared cards of each board ("Board 2: Ace of spades, ..."), by the board's title; the
+  // player's own cards under a board are not read again.
+  function boardWords() {
+    var out = {}, boards = root.querySelectorAll(".board");
+    for (var i = 0; i < boards.length; i++) {
+      var title = boards[i].querySelector(".board__title"), labels = [];
+      var faces = boards[i].querySelectorAll(".board__cards .card__face[aria-label], .board--single > .cards .card__face[aria-label]");
+      for (var j = 0; j < faces.length; j++) labels.push(faces[j].getAttribute("aria-label"));
+      if (title && labels.length) out[title.textContent.trim()] = labels.join(", ");
+    }
+    return out;
+  }
+  function announce(seatsBefore, winsBefore, boardsBefore, turnCame) {
     if (!announcer) return;
-    var lines = [], now = seatWords(), wins = winWords();
+    var lines = [], now = seatWords(), wins = winWords(), boards = boardWords();
     for (var user in now) if (now[user] !== seatsBefore[user]) lines.push(now[user]);
+    for (var title in boards) if (boards[title] !== boardsBefore[title]) lines.push(title + ": " + boards[title]);
     if (wins && wins !== winsBefore) lines.push(wins);
     if (turnCame) {
       var buttons = root.querySelectorAll(".panel [data-action]:not([data-action=sit_out]), .panel [data-draw]"), labels = [];

@@ -258,6 +258,12 @@ def test_a_screen_reader_hears_what_the_other_did_and_that_the_turn_came(browser
     turn = said.split("Your turn: ", 1)[1]
     assert "Check" in turn and "<" not in turn  # the buttons' words, no markup and no key letters
     assert not re.search(r"\bC\b", turn.replace("Check", "")), turn
+    # The big blind checks: the flops are dealt, and the first player hears the boards' cards.
+    other.click(".act--check")
+    actor.wait_for_function("() => document.querySelector('#table-announce').textContent.includes('Board 1: ')")
+    said = actor.locator("#table-announce").text_content() or ""
+    first = said.split("Board 1: ", 1)[1].split(".", 1)[0]
+    assert len(first.split(", ")) == 3 and all(" of " in c for c in first.split(", ")), said
     for p in pages:
         p.context.close()
 
