@@ -6,6 +6,7 @@ from __future__ import annotations
 from django.contrib import admin
 
 from club.models import (
+    ChipRequest,
     Club,
     ClubInvite,
     ClubSession,
@@ -83,6 +84,13 @@ class ClubInviteAdmin(admin.ModelAdmin):
 @admin.register(JoinRequest)
 class JoinRequestAdmin(admin.ModelAdmin):
     list_display = ("user", "club", "status", "created", "decided_by", "decided")
+    list_filter = ("status", "club")
+    search_fields = ("user__username", "club__name", "message")
+
+
+@admin.register(ChipRequest)
+class ChipRequestAdmin(admin.ModelAdmin):
+    list_display = ("user", "club", "amount", "status", "created", "decided_by", "decided")
     list_filter = ("status", "club")
     search_fields = ("user__username", "club__name", "message")
 

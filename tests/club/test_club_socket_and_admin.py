@@ -84,7 +84,7 @@ def test_admin_lists_and_searches_every_club_and_table_model() -> None:
     admin = get_user_model().objects.create_superuser("root", "root@example.com", "root-pass-2026")
     c = Client()
     c.force_login(admin)
-    models = ["club_club", "club_membership", "club_clubinvite", "club_joinrequest", "club_clubsession",
+    models = ["club_club", "club_membership", "club_clubinvite", "club_joinrequest", "club_chiprequest", "club_clubsession",
               "club_clubsessionresult", "club_clubsessionhand", "club_ledgerentry", "club_profile",
               "tables_table", "tables_seat", "tables_hand", "tables_seatrequest"]
     for name in models:
