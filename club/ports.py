@@ -39,6 +39,9 @@ class ClubTable:
     url: str
     #: The stakes in the game's own terms ("blinds 5/10", "ante 2, bring-in 5, bets 10/20").
     stakes: str = ""
+    #: Blinds on a clock: the level in play (0: off) and its minutes.
+    level: int = 0
+    level_minutes: int = 0
 
 
 class TablesPort(Protocol):

@@ -34,6 +34,7 @@ class TablesForClubs:
                 speed_name=str(t.get_speed_display()), seats_taken=t.taken, max_seats=t.max_seats,
                 status=t.status, url=reverse("table", kwargs={"table_id": t.id}),
                 stakes=stakes_text(t.game, t.small_blind, t.big_blind),
+                level=t.level, level_minutes=t.level_minutes,
             )
             for t in rows
         ]

@@ -246,3 +246,21 @@ def test_the_levels_modules_examples_hold() -> None:
 
     assert doctest.testmod(levels).failed == 0
     assert doctest.testmod(levels).attempted >= 2
+
+
+def test_the_lobby_and_the_clubs_page_say_the_blinds_rise() -> None:
+    from tests.club.helpers import club_with_people
+
+    table, host, _friend = _private()
+    hosting.table_host_levels(table_id=table.id, by=host, minutes=15)
+    c = Client()
+    c.force_login(host)
+    assert "level 1, blinds up every 15 minutes" in c.get("/lobby/").content.decode()
+    p = club_with_people("lv")
+    club_table = services.table_create(creator=p.host, name="Back room", small_blind=100, big_blind=200,
+                                       max_seats=3, club=p.club)
+    club = Client()
+    club.force_login(p.member)
+    assert "blinds up every" not in club.get(f"/clubs/{p.club.pk}/").content.decode()
+    hosting.table_host_levels(table_id=club_table.id, by=p.host, minutes=20)
+    assert "level 1, blinds up every 20 minutes" in club.get(f"/clubs/{p.club.pk}/").content.decode()
