@@ -2,6 +2,7 @@
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.cache import patch_vary_headers
 
 from club.selectors import next_game_nights
 from tables.selectors import game_catalogue, seated_tables
@@ -12,4 +13,10 @@ def home(request: HttpRequest) -> HttpResponse:
     context = {"games": game_catalogue()}
     if request.user.is_authenticated:
         context.update(my_tables=seated_tables(user=request.user), nights=next_game_nights(user=request.user))
-    return render(request, "home.html", context)
+    if getattr(getattr(request, "htmx", None), "target", None) == "foryou":
+        # The section's own refresh (every 15 s): "Your turn" and the answers stay current.
+        response = render(request, "home.html#foryou", context)
+    else:
+        response = render(request, "home.html", context)
+    patch_vary_headers(response, ("HX-Request",))
+    return response

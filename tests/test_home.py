@@ -119,3 +119,15 @@ def test_your_seats_say_where_a_hand_waits_for_you() -> None:
     c = Client()
     c.force_login(actor)
     assert "data-my-turn" in c.get("/lobby/").content.decode()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_section_refreshes_itself_alone() -> None:
+    table, users = seated_table(n=2, name="Refresh")
+    c = Client()
+    c.force_login(users[0])
+    page = c.get("/").content.decode()
+    assert 'id="foryou"' in page and 'hx-trigger="every 15s"' in page
+    part = c.get("/", HTTP_HX_REQUEST="true", HTTP_HX_TARGET="foryou").content.decode()
+    assert part.lstrip().startswith('<section id="foryou"') and "Refresh" in part
+    assert "<html" not in part and "Games on the site" not in part
