@@ -358,8 +358,10 @@ def _host_panel_context(table: Table, viewer_id: int | None = None) -> dict[str,
     level_choice = None if table.game == "BB" else {
         "minutes": table.level_minutes if levels.on(table) else 0, "choices": levels.MINUTES, "on": levels.on(table),
     }
+    # At a club table: members' requests for club chips wait on the club's page; say how many.
+    chip_requests = len(club_selectors.pending_chip_requests(club=table.club)) if table.club_id is not None else 0
     return {"requests": requests, "players": players, "others": others, "club": table.club_id is not None, "terms": terms,
-            "game_choice": choice, "levels": level_choice}
+            "game_choice": choice, "levels": level_choice, "chip_requests": chip_requests}
 
 
 def _buy_in_context(request: HttpRequest, table: Table) -> dict[str, Any]:

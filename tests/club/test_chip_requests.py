@@ -171,3 +171,18 @@ def test_my_clubs_tells_a_host_how_many_requests_wait() -> None:
     assert "data-waiting" not in _client(p.member).get("/clubs/").content.decode()  # not a host
     services.club_leave(club=p.club, user=p.member)  # a member who left asks no more
     assert 'data-waiting="1"' in _client(p.owner).get("/clubs/").content.decode()
+
+
+def test_the_host_panel_at_a_club_table_says_who_waits_for_chips() -> None:
+    from tables import services as table_services
+
+    p = club_with_people("cr9")
+    table = table_services.table_create(creator=p.host, name="Back room", small_blind=100, big_blind=200,
+                                        max_seats=3, club=p.club)
+    host = _client(p.host)
+    assert "data-chip-requests" not in host.get(f"/tables/{table.id}/").content.decode()
+    services.chips_request(club=p.club, user=p.member, amount=5000)
+    page = host.get(f"/tables/{table.id}/").content.decode()
+    assert 'data-chip-requests="1"' in page and "1 member asks for club chips" in page
+    assert f'href="/clubs/{p.club.pk}/#chip-requests"' in page
+    assert "data-chip-requests" not in _client(p.member).get(f"/tables/{table.id}/").content.decode()
