@@ -471,6 +471,18 @@ def seats_of(*, user: Any) -> dict[int, Any]:
     return {s.table_id: _seat_stack(s.table, s) for s in seats}
 
 
+def breaks_of(*, user: Any) -> set[int]:
+    """The open tables where ``user`` sits on a break (or has asked for one from the next hand)."""
+    from django.db.models import Q
+
+    from tables.models import Seat
+
+    if user is None or not getattr(user, "is_authenticated", False):
+        return set()
+    return set(Seat.objects.filter(user=user).filter(Q(sitting_out=True) | Q(break_next=True))
+               .exclude(table__status="closed").values_list("table_id", flat=True))
+
+
 def seated_tables(*, user: Any) -> list[Any]:
     """Every open table ``user`` sits at (public, private or a club's), newest first, each with
     ``taken``, ``game_name`` and ``my_stack``: the home page's "Your seats"."""
@@ -484,10 +496,12 @@ def seated_tables(*, user: Any) -> list[Any]:
     tables = list(Table.objects.filter(id__in=stacks).exclude(status="closed")
                   .select_related("club").annotate(taken=Count("seats")).order_by("-id"))
     turns = turns_of(user=user, table_ids=[t.id for t in tables])
+    breaks = breaks_of(user=user)
     for t in tables:
         t.game_name = GAME_NAMES.get(t.game, t.game)
         t.my_stack = stacks.get(t.id)
         t.my_turn = t.id in turns
+        t.my_break = t.id in breaks
     return tables
 
 

@@ -97,10 +97,12 @@ def lobby(request: HttpRequest) -> HttpResponse:
     clubs = selectors.club_tables_seated(user=request.user)
     stacks = selectors.seats_of(user=request.user)
     turns = selectors.turns_of(user=request.user, table_ids=list(stacks))
+    breaks = selectors.breaks_of(user=request.user) if stacks else set()
     for t in [*tables, *mine, *clubs]:
         t.game_name = names.get(t.game, t.game)
         t.my_stack = stacks.get(t.id)
         t.my_turn = t.id in turns
+        t.my_break = t.id in breaks
     context = {"tables": tables, "my_private": mine, "my_club_tables": clubs, "lobby_filter": lobby_filter,
                "filtered": len(tables) != len(everything), "public_count": len(everything),
                "filter_query": urlencode(asked)}

@@ -131,3 +131,17 @@ def test_the_section_refreshes_itself_alone() -> None:
     part = c.get("/", HTTP_HX_REQUEST="true", HTTP_HX_TARGET="foryou").content.decode()
     assert part.lstrip().startswith('<section id="foryou"') and "Refresh" in part
     assert "<html" not in part and "Games on the site" not in part
+
+
+@pytest.mark.django_db(transaction=True)
+def test_your_seats_say_where_you_are_on_a_break() -> None:
+    from tests.tables.helpers import current_state, user_for_index
+
+    table, users = seated_table(n=2, name="Breaks")
+    hand, state = current_state(table)
+    actor = user_for_index(hand, state.actors()[0])
+    me = next(u for u in users if u.pk != actor.pk)  # not to act: "Your turn" would come first
+    assert "data-my-break" not in _section(_home(me))
+    table_services.table_act(table_id=table.id, user=me, message={"action": "sit_out", "version": table.version})
+    assert "data-my-break" in _section(_home(me)) and "on a break" in _section(_home(me))
+    assert "data-my-break" not in _section(_home(actor))
