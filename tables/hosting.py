@@ -123,7 +123,10 @@ def table_host_levels(*, table_id: int, by: Any, minutes: Any) -> str:
             raise TableError(_("This table is closed."))
         if table.game == "BB":
             raise TableError(_("Baseball plays for units: its stakes do not change."))
-        now, paused = timezone.now(), table.status == Table.Status.PAUSED
+        # The clock runs while hands are dealt: on a paused table, or one between hands (waiting
+        # for players, or in a showdown's pause), it starts with the next deal.
+        now = timezone.now()
+        paused = table.status == Table.Status.PAUSED or services._current_hand(table) is None
         if minutes == 0:
             if not levels.on(table):
                 raise TableError(_("The blinds are not on a clock."))

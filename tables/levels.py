@@ -5,9 +5,10 @@ become level 1 and a clock starts. When a level's time is up, the next hand is d
 level's blinds (a hand being played keeps its own), so a level can last a little longer than its
 minutes, never a hand shorter. Levels multiply the level-1 blinds (``MULTIPLIERS``: 5/10, 8/15,
 10/20, 15/30, 20/40, 25/50, 30/60, 40/80 ...), rounded to whole chips, up to the site's largest
-blind. The clock stops while the table is paused and goes on from where it stood when it resumes;
-the host may stop it (the blinds stay where they are) or start it again from the blinds then in
-play. Everything here works on the table row; the caller holds its lock and saves ``FIELDS``.
+blind. The clock runs while hands are dealt: it stops while the table is paused or waits for
+players (fewer than two to deal to) and goes on from where it stood with the next deal; started
+between hands it starts with the next deal. The host may stop it (the blinds stay where they
+are) or start it again from the blinds then in play. Everything here works on the table row; the caller holds its lock and saves ``FIELDS``.
 """
 
 from __future__ import annotations
@@ -102,8 +103,8 @@ def resume(table: Any, now: dt.datetime) -> None:
 
 def rise_if_due(table: Any, now: dt.datetime) -> bool:
     """Before a deal: when the level's time is up, the blinds of the level the clock has reached
-    (more than one if the table sat idle, as a clock on the wall would), and that level's clock.
-    True when the blinds changed."""
+    (more than one if a hand outlasted several levels), and that level's clock. True when the
+    blinds changed."""
     if not table.level or table.level_ends_at is None or now < table.level_ends_at or table.level >= LAST_LEVEL:
         return False
     length = dt.timedelta(minutes=table.level_minutes)

@@ -1003,13 +1003,19 @@ def _start_hand_if_ready(table: Table) -> Hand | None:
         return None
     if table.next_game and table.next_game != table.game:
         _switch_game(table)
-    if levels.rise_if_due(table, timezone.now()):  # blinds on a clock: the next level is dealt
-        hotsql.save(table, (*levels.FIELDS, "small_blind", "big_blind"))
-        transaction.on_commit(_lobby_changed)
     ready = _ready_seats(table)
     _stand_up_the_long_absent(table, ready)
     if len(ready) < 2:
+        _pause_level_clock(table, timezone.now())  # the blinds' clock waits with the table
         return None
+    if levels.on(table):
+        # Blinds on a clock: a clock that waited for players goes on, and a level whose time is
+        # up is dealt now (tables.levels).
+        now = timezone.now()
+        levels.resume(table, now)
+        if levels.rise_if_due(table, now):
+            transaction.on_commit(_lobby_changed)
+        hotsql.save(table, (*levels.FIELDS, "small_blind", "big_blind"))
     # The last hand's clock (its showdown pause) ends with this deal: a deadline left on it would
     # bring the sweep back to this table every time it runs.
     Hand.objects.filter(table=table, deadline__isnull=False, ended__isnull=False).update(clock="", deadline=None)

@@ -264,3 +264,25 @@ def test_the_lobby_and_the_clubs_page_say_the_blinds_rise() -> None:
     assert "blinds up every" not in club.get(f"/clubs/{p.club.pk}/").content.decode()
     hosting.table_host_levels(table_id=club_table.id, by=p.host, minutes=20)
     assert "level 1, blinds up every 20 minutes" in club.get(f"/clubs/{p.club.pk}/").content.decode()
+
+
+def test_the_clock_waits_for_players_and_starts_with_the_first_deal() -> None:
+    host, friend = make_user("wait-host"), make_user("wait-friend")
+    table = services.table_create(creator=host, name="Early", small_blind=5, big_blind=10, max_seats=3, is_public=False)
+    services.table_take_seat(table_id=table.id, user=host, buy_in=1000)
+    assert hosting.table_host_levels(table_id=table.id, by=host, minutes=10) == "started"
+    table.refresh_from_db()
+    assert (table.level_ends_at, table.level_left_s) == (None, 600)  # nobody to deal to yet
+    assert "once play resumes" in _html(table, host)
+    services.table_take_seat(table_id=table.id, user=friend, buy_in=1000)
+    services.table_expire(table_id=table.id, now=timezone.now() + dt.timedelta(seconds=30))  # the first deal
+    table.refresh_from_db()
+    assert Hand.objects.filter(table=table).exists()
+    assert table.level_left_s is None
+    assert timezone.now() + dt.timedelta(seconds=590) < table.level_ends_at <= timezone.now() + dt.timedelta(seconds=600)
+    # The friend leaves during the hand: once it ends there is nobody to deal to, and the clock waits.
+    services.table_leave_seat(table_id=table.id, user=friend)
+    play_passively(table)
+    services.table_expire(table_id=table.id, now=timezone.now() + dt.timedelta(minutes=1))
+    table.refresh_from_db()
+    assert table.level_ends_at is None and 0 < table.level_left_s <= 600 and table.level == 1
