@@ -7,6 +7,7 @@ imports ``tables``.
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
@@ -319,19 +320,26 @@ def club_request_join(*, club: Club, user: Any, message: str = "") -> JoinReques
         return JoinRequest.objects.create(club=club, user=user, message=message)
 
 
-def _decide(join_request: JoinRequest, by: Any, status: str) -> JoinRequest:
-    _require_host(join_request.club_id, by)
+def _answer_pending(model: Any, pk: int, by: Any, status: str, act: Callable[[Any], None] | None = None) -> Any:
+    """Answer a request that waits (to join, or for chips): its row locked, still waiting, what
+    the answer does (``act``, in the same transaction), and who answered it when."""
     with transaction.atomic():
-        req = JoinRequest.objects.select_for_update().get(pk=join_request.pk)
-        if req.status != JoinRequest.Status.PENDING:
+        req = model.objects.select_for_update().get(pk=pk)
+        if req.status != "pending":
             raise ClubError(_("This request has already been answered."))
-        if status == JoinRequest.Status.APPROVED:
-            _admit(req.club_id, req.user)
+        if act is not None:
+            act(req)
         req.status = status
         req.decided_by = by
         req.decided = timezone.now()
         req.save(update_fields=["status", "decided_by", "decided"])
     return req
+
+
+def _decide(join_request: JoinRequest, by: Any, status: str) -> JoinRequest:
+    _require_host(join_request.club_id, by)
+    admit = (lambda req: _admit(req.club_id, req.user)) if status == JoinRequest.Status.APPROVED else None
+    return _answer_pending(JoinRequest, join_request.pk, by, status, admit)  # type: ignore[no-any-return]
 
 
 def club_request_approve(*, join_request: JoinRequest, by: Any) -> JoinRequest:
@@ -487,40 +495,30 @@ def chips_request(*, club: Club, user: Any, amount: Any, message: str = "") -> C
         return ChipRequest.objects.create(club=club, user=user, amount=amount, message=message)
 
 
-def _answer_chips(chip_request: ChipRequest, by: Any, status: str) -> ChipRequest:
-    with transaction.atomic():
-        req = ChipRequest.objects.select_for_update().get(pk=chip_request.pk)
-        if req.status != ChipRequest.Status.PENDING:
-            raise ClubError(_("This request has already been answered."))
-        if status == ChipRequest.Status.GRANTED:
-            target = _membership(req.club_id, req.user, lock=True)
-            if target is None:
-                raise ClubError(_("That person is not a member of this club."))
-            note = _("Asked for chips") + (f": {req.message}" if req.message else "")
-            _club_change(membership=target, amount=req.amount, kind=LedgerEntry.Kind.HOST_GRANT, note=note[:200])
-        req.status = status
-        req.decided_by = by
-        req.decided = timezone.now()
-        req.save(update_fields=["status", "decided_by", "decided"])
-    return req
+def _give_asked(req: ChipRequest) -> None:
+    target = _membership(req.club_id, req.user, lock=True)
+    if target is None:
+        raise ClubError(_("That person is not a member of this club."))
+    note = _("Asked for chips") + (f": {req.message}" if req.message else "")
+    _club_change(membership=target, amount=req.amount, kind=LedgerEntry.Kind.HOST_GRANT, note=note[:200])
 
 
 def chips_request_grant(*, chip_request: ChipRequest, by: Any) -> ChipRequest:
     """A host gives the member what they asked for: a grant on their statement, with their word."""
     _require_host(chip_request.club_id, by)
-    return _answer_chips(chip_request, by, ChipRequest.Status.GRANTED)
+    return _answer_pending(ChipRequest, chip_request.pk, by, ChipRequest.Status.GRANTED, _give_asked)  # type: ignore[no-any-return]
 
 
 def chips_request_decline(*, chip_request: ChipRequest, by: Any) -> ChipRequest:
     _require_host(chip_request.club_id, by)
-    return _answer_chips(chip_request, by, ChipRequest.Status.DECLINED)
+    return _answer_pending(ChipRequest, chip_request.pk, by, ChipRequest.Status.DECLINED)  # type: ignore[no-any-return]
 
 
 def chips_request_withdraw(*, chip_request: ChipRequest, user: Any) -> ChipRequest:
     """The member takes back their own request while it waits."""
     if not _signed_in(user) or chip_request.user_id != user.pk:
         raise NotAllowed(_("Only the member who asked can take the request back."))
-    return _answer_chips(chip_request, user, ChipRequest.Status.WITHDRAWN)
+    return _answer_pending(ChipRequest, chip_request.pk, user, ChipRequest.Status.WITHDRAWN)  # type: ignore[no-any-return]
 
 
 def club_chips_take(*, club: Club, by: Any, user: Any, amount: int, reason: str) -> LedgerEntry:
