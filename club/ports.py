@@ -42,6 +42,8 @@ class ClubTable:
     #: Blinds on a clock: the level in play (0: off) and its minutes.
     level: int = 0
     level_minutes: int = 0
+    #: A freeze-out is being played: nobody new sits down until it ends.
+    freezeout: bool = False
 
 
 class TablesPort(Protocol):

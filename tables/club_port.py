@@ -35,6 +35,7 @@ class TablesForClubs:
                 status=t.status, url=reverse("table", kwargs={"table_id": t.id}),
                 stakes=stakes_text(t.game, t.small_blind, t.big_blind),
                 level=t.level, level_minutes=t.level_minutes,
+                freezeout=bool(t.freezeout and t.freezeout.get("on")),
             )
             for t in rows
         ]

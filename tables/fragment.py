@@ -108,15 +108,42 @@ _LEVEL_PAUSED = gettext_noop("next: %(stakes)s in %(left)s once play resumes")
 _LEVEL_LAST = gettext_noop("the last level")
 
 
+_FREEZEOUT = gettext_noop("Freeze-out: %(left)s of %(n)s players left")
+_FREEZEOUT_OVER = gettext_noop("Freeze-out over")
+_FREEZEOUT_LEFT = gettext_noop("stood up")
+
+
+def _freezeout(table: Any) -> str:
+    """A freeze-out being played (how many of its players still hold chips), or, until the next
+    hand is dealt, the places of the one that just ended (tables.freezeout)."""
+    from tables import freezeout
+
+    fo = _get(table, "freezeout") if table is not None else None
+    if not fo:
+        return ""
+    if fo.get("on"):
+        n = len(fo["entrants"])
+        return f'<p class="freezeout">{_bt(_FREEZEOUT, left=freezeout.players_left(fo), n=n)}</p>'
+    if not fo.get("showing"):
+        return ""
+    rows = []
+    for place, name, gone in freezeout.standings(fo):
+        row = f'<li value="{place}"><bdi>{escape(name)}</bdi>'
+        rows.append(f'{row} <span class="muted">({_t(_FREEZEOUT_LEFT)})</span></li>' if gone else f"{row}</li>")
+    return (f'<div class="freezeout freezeout--over" role="status"><strong>{_t(_FREEZEOUT_OVER)}</strong>'
+            f'<ol class="freezeout__places">{"".join(rows)}</ol></div>')
+
+
 def _levels(table: Any) -> str:
     """Blinds on a clock (tables.levels): the level in play, the next level's stakes and when
     they come (the page's script counts down to ``data-level-ends``; the clock stands while the
-    table is paused). Nothing when the blinds are not on a clock."""
+    table is paused). Nothing when the blinds are not on a clock. A freeze-out's line first."""
     from tables.levels import LAST_LEVEL, blinds_at
 
+    fo = _freezeout(table)
     level = _get(table, "level") if table is not None else 0
     if not level:
-        return ""
+        return fo
     parts = [_bt(_LEVEL, n=level)]
     if level >= LAST_LEVEL:
         parts.append(_t(_LEVEL_LAST))
@@ -131,7 +158,7 @@ def _levels(table: Any) -> str:
         else:
             left = int(left or 0)
             parts.append(_bt(_LEVEL_PAUSED, stakes=nxt, left=f"{left // 60}:{left % 60:02d}"))
-    return f'<p class="muted levels">{" · ".join(parts)}</p>'
+    return f'{fo}<p class="muted levels">{" · ".join(parts)}</p>'
 
 
 def _v(value: Any) -> str:

@@ -15,7 +15,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from club import services as club_services
-from tables import hotsql, levels, services
+from tables import freezeout, hotsql, levels, services
 from tables.models import LIVE_GAMES, Seat, SeatRequest, Table
 from tables.services import TableError
 
@@ -148,6 +148,47 @@ def table_host_levels(*, table_id: int, by: Any, minutes: Any) -> str:
     return done
 
 
+def table_host_freezeout(*, table_id: int, by: Any, minutes: Any) -> str:
+    """Start a freeze-out with the blinds going up every ``minutes`` (one of ``levels.MINUTES``),
+    from the blinds in play, or call the one being played off (``minutes`` 0). Started between
+    hands only (a paused table, or one waiting), with two players or more holding chips; never
+    at Baseball. Returns ``"started"`` or ``"called off"`` (tables.freezeout)."""
+    _host_table(table_id, by)
+    if type(minutes) is not int or (minutes != 0 and minutes not in levels.MINUTES):
+        raise TableError(_("Pick how often the blinds go up."))
+    with transaction.atomic():
+        table = services._lock_table(table_id)
+        if table.status == Table.Status.CLOSED or table.close_after_hand:
+            raise TableError(_("This table is closed."))
+        if table.game == "BB":
+            raise TableError(_("Baseball plays for units: there is no freeze-out."))
+        now = timezone.now()
+        if minutes == 0:
+            if not freezeout.running(table):
+                raise TableError(_("No freeze-out is being played here."))
+            freezeout.call_off(table)
+            hotsql.save(table, freezeout.FIELDS)
+            services._bump(table)
+            return "called off"
+        if freezeout.running(table):
+            raise TableError(_("A freeze-out is being played here already."))
+        if services._current_hand(table) is not None:
+            raise TableError(_("A freeze-out starts between hands: pause the table, then start it."))
+        seats = [s for s in Seat.objects.filter(table=table).select_related("user", "user__profile").order_by("seat_no")
+                 if s.stack > 0 and not s.leaving]
+        if len(seats) < 2:
+            raise TableError(_("A freeze-out needs two players or more with chips at the table."))
+        from club.selectors import display_name
+
+        if table.next_big_blind is not None and table.next_small_blind is not None:
+            services.apply_next_terms(table)  # a change of stakes waiting for the hand: level 1
+        levels.start(table, minutes, now, paused=True)  # the clock starts with the first deal
+        freezeout.start(table, [(s.user_id, display_name(s.user)) for s in seats], now)
+        hotsql.save(table, (*freezeout.FIELDS, *levels.FIELDS))
+        services._bump(table)
+    return "started"
+
+
 def games_for(table: Table) -> list[str]:
     """The games a host may deal next at ``table`` (dealer's choice): every live game but
     Baseball (it plays for units, in sessions of its own) that seats as many as the table has
@@ -235,6 +276,8 @@ def table_seat_request(*, table_id: int, user: Any, buy_in: int) -> SeatRequest:
             raise TableError(_("Just take a seat: nobody needs to approve it here."))
         if table.status == Table.Status.CLOSED or table.close_after_hand:
             raise TableError(_("This table is closed."))
+        if freezeout.running(table):
+            raise TableError(_("A freeze-out is being played here: new players join the next one."))
         try:
             club_services.club_require_member(club=table.club_id, user=user)
         except club_services.ClubError as exc:

@@ -72,6 +72,8 @@ class Table(models.Model):
     level_base_big = models.PositiveIntegerField(null=True, blank=True)
     level_ends_at = models.DateTimeField(null=True, blank=True)
     level_left_s = models.PositiveIntegerField(null=True, blank=True)
+    # A freeze-out being played, or the last one's places (tables.freezeout); None: none.
+    freezeout = models.JSONField(null=True, blank=True, default=None)
     version = models.BigIntegerField(default=0)
     button_seat = models.SmallIntegerField(default=-1)
     hands_played = models.PositiveIntegerField(default=0)

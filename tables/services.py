@@ -31,7 +31,7 @@ from rules_engine import fairness
 from rules_engine.cards import Card, CardParseError, Deck
 from rules_engine.errors import RulesError
 from rules_engine.games import get_variant
-from tables import baseball, hotsql, levels, refusals, stakes
+from tables import baseball, freezeout, hotsql, levels, refusals, stakes
 from tables.models import (
     LIVE_GAMES,
     STAKES_LADDER,
@@ -245,6 +245,8 @@ def table_take_seat(
         table = _lock_table(table_id)
         if table.status == Table.Status.CLOSED or table.close_after_hand:
             raise TableError(_("This table is closed."))
+        if freezeout.running(table):
+            raise TableError(_("A freeze-out is being played here: new players join the next one."))
         if table.club_id is not None:
             _check_club_seat(table, user, approved)
         units = baseball.is_baseball(table)  # play units: no buy-in (tables.baseball)
@@ -303,8 +305,34 @@ def table_leave_seat(*, table_id: int, user: AbstractBaseUser) -> None:
             if _answer_leavers(hand, state):  # their turn now: a fold (or check) at once
                 _after_engine_step(table, hand, state)
         else:
+            if freezeout.running(table) and seat.stack > 0:
+                # Out of the freeze-out, below everyone still holding chips; the chips go with them.
+                holders = Seat.objects.filter(table=table, stack__gt=0).count()
+                freezeout.left(table, seat.user_id, club_selectors.display_name(seat.user), holders)
+                hotsql.save(table, freezeout.FIELDS)
             _cash_out(table, seat)
+            if freezeout.running(table):
+                holders_left = list(Seat.objects.filter(table=table, stack__gt=0, leaving=False).select_related("user"))
+                _finish_freezeout_if_won(table, holders_left, timezone.now())
         _bump(table)
+    transaction.on_commit(_lobby_changed)
+
+
+def _finish_freezeout_if_won(table: Table, holders: list[Seat], now: dt.datetime) -> None:
+    """One player (or none) holds chips: the freeze-out is won. The table pauses, the clock
+    stops and the blinds go back to where it started, for the next one (tables.freezeout)."""
+    if not freezeout.finish_if_won(table, [(s.user_id, club_selectors.display_name(s.user)) for s in holders], now):
+        return
+    latest = _latest_hand(table)
+    table.freezeout["ended_at_hand"] = latest.number if latest is not None else 0
+    if levels.on(table) and table.level_base_small and table.level_base_big:
+        table.small_blind, table.big_blind = table.level_base_small, table.level_base_big
+    levels.stop(table)
+    if table.status == Table.Status.OPEN:
+        table.status = Table.Status.PAUSED
+    table.pause_after_hand = False
+    table.next_hand_at = None
+    hotsql.save(table, (*freezeout.FIELDS, *levels.FIELDS, "small_blind", "big_blind"))
     transaction.on_commit(_lobby_changed)
 
 
@@ -319,6 +347,8 @@ def table_add_chips(*, table_id: int, user: AbstractBaseUser, amount: int) -> in
             raise TableError(_("Baseball plays for units: there are no chips to add."))
         if table.status == Table.Status.CLOSED or table.close_after_hand:
             raise TableError(_("This table is closed."))
+        if freezeout.running(table):
+            raise TableError(_("No chips are added during a freeze-out: a player whose chips run out is out."))
         if not isinstance(amount, int) or isinstance(amount, bool):
             raise TableError(_("Chips are added in whole numbers."))
         seat = Seat.objects.filter(table=table, user=user).first()
@@ -719,6 +749,7 @@ def _settle(table: Table, hand: Hand, state: Any, now: dt.datetime) -> None:
         club_services.hand_settled(
             table_id=table.id, hand_id=hand.id, nets=nets, rake=rake, club_id=table.club_id,
         )
+    busted = _freezeout_after_hand(table, hand, seats)
     # A timeout's break was put on the seat when the clock ran out (table_expire), so a player
     # who pressed "I'm back" since then is dealt into the next hand.
     for seat in seats.values():
@@ -726,8 +757,11 @@ def _settle(table: Table, hand: Hand, state: Any, now: dt.datetime) -> None:
             seat.sitting_out = True
             seat.break_next = False
         hotsql.save(seat, _SETTLED_SEAT)
-        if seat.leaving:
+        if seat.leaving or seat.pk in busted:
             _cash_out(table, seat)
+    if freezeout.running(table):
+        holders = [s for s in seats.values() if s.stack > 0 and not s.leaving]
+        _finish_freezeout_if_won(table, holders, now)
     hand.ended = now
     hand.result = state.view_for(None).get("result")
     try:
@@ -752,6 +786,23 @@ def _settle(table: Table, hand: Hand, state: Any, now: dt.datetime) -> None:
         table.pause_after_hand = False
         _pause_level_clock(table, now)
     _schedule_expiry(table, hand)
+
+
+def _freezeout_after_hand(table: Table, hand: Hand, seats: dict[int, Seat]) -> set[int]:
+    """In a freeze-out, the players whose chips ran out in this hand are out, placed (and
+    stood up: the seats returned); players standing up with chips are out below those still
+    holding chips. Returns the busted seats' primary keys."""
+    if not freezeout.running(table) or baseball.is_baseball(table):
+        return set()
+    starts = {int(p[0]): int(p[2]) for p in hand.players}
+    holders = sum(1 for s in seats.values() if s.stack > 0)
+    busted = [s for s in seats.values() if s.seat_no in starts and s.stack <= 0]
+    freezeout.bust(table, [(s.user_id, starts[s.seat_no], club_selectors.display_name(s.user)) for s in busted], holders)
+    for s in sorted((s for s in seats.values() if s.leaving and s.stack > 0), key=lambda s: s.seat_no):
+        freezeout.left(table, s.user_id, club_selectors.display_name(s.user), holders)
+        holders -= 1
+    hotsql.save(table, freezeout.FIELDS)
+    return {s.pk for s in busted}
 
 
 def _pause_level_clock(table: Table, now: dt.datetime) -> None:
@@ -1057,6 +1108,8 @@ def _start_hand_if_ready(table: Table) -> Hand | None:
         table=table, number=number, game=table.game, players=[[s.seat_no, s.user_id, s.units if units else int(s.stack)] for s in ready],
         state=state.to_json(), deck_commitment=commit.commitment, deck_salts=list(commit.salts),
     )
+    if freezeout.dealt(table):
+        hotsql.save(table, freezeout.FIELDS)
     _after_engine_step(table, hand, state)
     return hand
 

@@ -240,6 +240,26 @@ def table_host_levels(request: HttpRequest, table_id: int) -> HttpResponseRedire
 
 @require_POST
 @login_required
+def table_host_freezeout(request: HttpRequest, table_id: int) -> HttpResponseRedirect:
+    """A freeze-out: start one with the blinds going up every N minutes, or call it off (0)."""
+    table = _hosted_table(request, table_id)
+    raw = request.POST.get("minutes", "")
+    minutes = int(raw) if raw.isdigit() and len(raw) < 4 else -1
+    try:
+        done = hosting.table_host_freezeout(table_id=table.id, by=request.user, minutes=minutes)
+    except services.TableError as exc:
+        messages.error(request, str(exc))
+    else:
+        if done == "started":
+            messages.success(request, _("The freeze-out is on: the blinds go up every %(n)s minutes, and no chips "
+                                        "are added. Resume the table to deal.") % {"n": minutes})
+        else:
+            messages.success(request, _("The freeze-out is called off: chips may be added again."))
+    return _back(table.id)
+
+
+@require_POST
+@login_required
 def table_seat_request_answer(request: HttpRequest, table_id: int, request_id: int, answer: str) -> HttpResponseRedirect:
     table = _hosted_table(request, table_id)
     if answer not in ("approve", "decline"):

@@ -360,10 +360,17 @@ def _host_panel_context(table: Table, viewer_id: int | None = None) -> dict[str,
     level_choice = None if table.game == "BB" else {
         "minutes": table.level_minutes if levels.on(table) else 0, "choices": levels.MINUTES, "on": levels.on(table),
     }
+    from tables import freezeout
+
+    fo_choice = None if table.game == "BB" else {
+        "on": freezeout.running(table), "choices": levels.MINUTES,
+        "minutes": table.level_minutes if levels.on(table) else 15,
+    }
     # At a club table: members' requests for club chips wait on the club's page; say how many.
     chip_requests = len(club_selectors.pending_chip_requests(club=table.club)) if table.club_id is not None else 0
     return {"requests": requests, "players": players, "others": others, "club": table.club_id is not None, "terms": terms,
-            "game_choice": choice, "levels": level_choice, "chip_requests": chip_requests}
+            "game_choice": choice, "levels": level_choice, "freezeout": fo_choice,
+            "chip_requests": chip_requests}
 
 
 def _buy_in_context(request: HttpRequest, table: Table) -> dict[str, Any]:
@@ -381,7 +388,10 @@ def _buy_in_context(request: HttpRequest, table: Table) -> dict[str, Any]:
     default = max(low, min(high, default))
     add_chips = None
     seat = Seat.objects.filter(table=table, user=request.user).first() if request.user.is_authenticated else None
-    if seat is not None and table.game != "BB" and not seat.leaving and bankroll:
+    from tables import freezeout
+
+    frozen = freezeout.running(table)
+    if seat is not None and table.game != "BB" and not seat.leaving and bankroll and not frozen:
         # The form is part of the page, not of the live fragment: it stays while the stack
         # changes, and the service checks the amount against the stack when it is sent.
         # The page's script keeps the box in step with the live stack (``data-stack`` on the
@@ -397,6 +407,7 @@ def _buy_in_context(request: HttpRequest, table: Table) -> dict[str, Any]:
         "buy_in": {"min": low, "max": high, "default": default, "default_bb": DEFAULT_BUY_IN_BB,
                    "affordable": bankroll is None or bankroll >= low},
         "add_chips": add_chips,
+        "freezeout_on": frozen,
     }
 
 
