@@ -241,6 +241,12 @@ class TableConsumer(AsyncWebsocketConsumer):
         user = self.scope.get("user")
         if user is None or not user.is_authenticated or event.get("user_id") != user.pk:
             return
+        place = event.get("out_place")
+        if type(place) is int and place > 0:
+            with translation.override(getattr(self, "language", None) or settings.LANGUAGE_CODE):
+                said = translation.gettext("Your chips ran out: you finished the freeze-out in place %(place)s.")
+            await self.send_error(said % {"place": place})
+            return
         if event.get("stood_up") is True:
             await self.send_error(gettext_noop(
                 "You were not dealt in for ten hands, so the table stood you up. Your chips are back "

@@ -358,13 +358,16 @@ def broadcast_table_chat_deleted(table_id: int, line_id: int) -> None:
 
 
 def broadcast_access_changed(table_id: int, user_id: int, ended_session: str | None = None,
-                             stood_up: bool = False) -> None:
+                             stood_up: bool = False, out_place: int | None = None) -> None:
     """Someone may no longer watch this table (they left or were removed from its club): their
     open sockets check again, and close if so. ``ended_session``: they logged out of that
     session, and its sockets close (their other sessions' stay open). ``stood_up``: the table
     stood them up after hands without them (``tables.services._stand_up_the_long_absent``):
-    their pages say so."""
+    their pages say so. ``out_place``: their chips ran out in a freeze-out and they finished in
+    that place (``tables.freezeout``): their pages say so."""
     message: dict[str, Any] = {"type": "access.changed", "table_id": table_id, "user_id": user_id}
+    if out_place:
+        message["out_place"] = out_place
     if ended_session:
         message["ended_session"] = ended_session
     if stood_up:

@@ -798,6 +798,9 @@ def _freezeout_after_hand(table: Table, hand: Hand, seats: dict[int, Seat]) -> s
     holders = sum(1 for s in seats.values() if s.stack > 0)
     busted = [s for s in seats.values() if s.seat_no in starts and s.stack <= 0]
     freezeout.bust(table, [(s.user_id, starts[s.seat_no], club_selectors.display_name(s.user)) for s in busted], holders)
+    places = {int(row[0]): int(row[2]) for row in table.freezeout["out"]}
+    for s in busted:
+        transaction.on_commit(functools.partial(_tell_out, table.id, s.user_id, places.get(s.user_id, 0)))
     for s in sorted((s for s in seats.values() if s.leaving and s.stack > 0), key=lambda s: s.seat_no):
         freezeout.left(table, s.user_id, club_selectors.display_name(s.user), holders)
         holders -= 1
@@ -880,6 +883,12 @@ def _stand_up_the_long_absent(table: Table, ready: list[Seat]) -> None:
         transaction.on_commit(functools.partial(_tell_stood_up, table.id, seat.user_id))
     if gone:
         transaction.on_commit(_lobby_changed)
+
+
+def _tell_out(table_id: int, user_id: int, place: int) -> None:
+    from tables.live import broadcast_access_changed
+
+    broadcast_access_changed(table_id, user_id, out_place=place)
 
 
 def _tell_stood_up(table_id: int, user_id: int) -> None:

@@ -333,3 +333,50 @@ def test_a_club_freezeout_keeps_the_club_chips_whole_and_refuses_seat_requests()
         raise AssertionError("the freeze-out did not end")
     assert Seat.objects.filter(table=table).count() == 1 and whole() == total
     assert sorted(row[2] for row in table.freezeout["out"])[0] == 1
+
+
+def test_a_player_out_is_told_their_place(monkeypatch: Any, django_capture_on_commit_callbacks: Any) -> None:
+    from tables import live
+
+    told: list[tuple[int, int | None]] = []
+    monkeypatch.setattr(live, "broadcast_access_changed",
+                        lambda table_id, user_id, out_place=None, **kw: told.append((user_id, out_place)))
+    table, users = _kitchen((1000, 600, 300))
+    hosting.table_host_freezeout(table_id=table.id, by=users[0], minutes=30)
+    services.table_resume(table_id=table.id)
+    for _ in range(40):
+        with django_capture_on_commit_callbacks(execute=True):
+            _shove_hand(table)
+        table.refresh_from_db()
+        if table.freezeout["out"] or not _next_deal(table):
+            break
+    out = {row[0]: row[2] for row in table.freezeout["out"] if row[2] != 1}
+    assert out and dict(told) == out
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_the_page_of_a_player_out_says_their_place_in_their_language() -> None:
+    import json
+
+    from channels.db import database_sync_to_async
+
+    from channels.testing import WebsocketCommunicator
+
+    from config.asgi import application
+    from tables import live
+    from tests.tables.test_consumers import _cookie_for, _next_state
+
+    table, users = await database_sync_to_async(_kitchen)()
+    cookie = await database_sync_to_async(_cookie_for)(users[2])
+    comm = WebsocketCommunicator(application, f"/ws/tables/{table.id}/", headers=[
+        (b"origin", b"http://testserver"), (b"host", b"testserver"), (b"cookie", cookie), (b"accept-language", b"ru")])
+    connected, _ = await comm.connect()
+    assert connected
+    await _next_state(comm)
+    await database_sync_to_async(live.broadcast_access_changed)(table.id, users[2].pk, out_place=3)
+    while True:
+        msg = json.loads(await comm.receive_from(timeout=3))
+        if msg["type"] == "error":
+            break
+    assert "3-е место" in msg["message"]
+    await comm.disconnect()
