@@ -359,7 +359,6 @@ async def test_the_page_of_a_player_out_says_their_place_in_their_language() -> 
     import json
 
     from channels.db import database_sync_to_async
-
     from channels.testing import WebsocketCommunicator
 
     from config.asgi import application
