@@ -6,6 +6,7 @@ from fractions import Fraction
 from typing import Any
 
 from django.utils.functional import Promise
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 
@@ -134,6 +135,9 @@ def table_snapshot(*, table_id: int, user: Any, version_hint: int | None = None,
         "clock": hand.clock if hand and hand.deadline else ("deal" if context["table"].next_hand_at else ""),
         "deadline": _deadline(hand, context["table"]),
         "my_turn": bool(context.get("my_turn")),
+        # Another player's latest act, for the page's screen-reader announcements (table.js).
+        **({"last": last[1], "last_n": last[0]} if (last := context.get("last_act")) and last[2] != context.get("me")
+           else {}),
     }
 
 
@@ -302,12 +306,34 @@ def table_context(*, table_id: int, user: Any, version_hint: int | None = None,
                          and me not in _shown(hand, state) and (hand.deadline is not None or table.game == "BB")),
         "bb_choice": _bb_choice(my_seat, seats),
         "time_bank": _time_bank(table, hand, my_seat, view, me),
+        "last_act": _last_act(state, hand, seat_dicts),
     })
     if table.game == "BB":
         from tables import baseball
 
         context.update(baseball.table_extra_context(table=table, user=user))
     return context
+
+
+# The words for a hand's latest act, as its seat shows them (tables.presenter.ACT_WORDS).
+_LAST_WORDS = {"fold": "folded", "check": "check", "call": "call", "bet": "bet", "bet_pot": "bet", "raise": "raise",
+               "raise_pot": "raise", "all_in": "all-in", "complete": "complete", "bring_in": "bring-in"}
+
+
+def _last_act(state: Any, hand: Any, seat_dicts: list[dict[str, Any]]) -> tuple[int, str, int] | None:
+    """The hand's latest betting act as words ("Carol: call") with the number of acts so far:
+    what a screen reader says when the round it ended is cleared from the seats (a river call
+    that brings the showdown, the last call before the flop). Public: every seat shows it."""
+    log = getattr(state, "log", None) if hand is not None else None
+    if not log:
+        return None
+    act = log[-1]
+    word = _LAST_WORDS.get(act.kind)
+    if word is None or not 0 <= act.seat < len(hand.players):
+        return None
+    seat_no = hand.players[act.seat][0]
+    name = next((d["name"] for d in seat_dicts if d["no"] == seat_no and not d["empty"]), "")
+    return (len(log), f"{name}: {gettext(word)}", act.seat) if name else None
 
 
 def _time_bank(table: Any, hand: Any, my_seat: Any, view: dict[str, Any] | None, me: int | None) -> dict[str, int] | None:

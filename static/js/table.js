@@ -105,7 +105,7 @@
       if (newFelt && newFelt.offsetHeight > tallBefore + 4) bringTheTableIntoView();
     }
     if (msg.deadline !== warnedFor) warned = false;  // a new clock: warn again near its end
-    announce(seatsBefore, winsBefore, boardsBefore, msg.my_turn && !myTurn && !acted);
+    announce(seatsBefore, winsBefore, boardsBefore, msg.my_turn && !myTurn && !acted, msg);
     myTurn = !!msg.my_turn;
     markTheTab();
     followTerms();
@@ -150,10 +150,20 @@
     }
     return out;
   }
-  function announce(seatsBefore, winsBefore, boardsBefore, turnCame) {
+  // The hand's latest act by another player ("Carol: call", msg.last), numbered by the acts so far
+  // (msg.last_n): said when the seats no longer show it (the act ended a round, which clears them).
+  var lastActN = null;
+  function announce(seatsBefore, winsBefore, boardsBefore, turnCame, msg) {
     if (!announcer) return;
     var lines = [], now = seatWords(), wins = winWords(), boards = boardWords();
     for (var user in now) if (now[user] !== seatsBefore[user]) lines.push(now[user]);
+    var last = msg && msg.last, firstPicture = lastActN === null;
+    if (last && msg.last_n !== lastActN && !firstPicture) {
+      var who = last.slice(0, last.indexOf(":") + 1), said = false;
+      for (var k = 0; k < lines.length; k++) if (lines[k].indexOf(who) === 0) said = true;
+      if (!said) lines.unshift(last);
+    }
+    if (msg) lastActN = msg.last_n || 0;
     for (var title in boards) if (boards[title] !== boardsBefore[title]) lines.push(title + ": " + boards[title]);
     if (wins && wins !== winsBefore) lines.push(wins);
     if (turnCame) {

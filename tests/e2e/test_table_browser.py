@@ -258,10 +258,13 @@ def test_a_screen_reader_hears_what_the_other_did_and_that_the_turn_came(browser
     turn = said.split("Your turn: ", 1)[1]
     assert "Check" in turn and "<" not in turn  # the buttons' words, no markup and no key letters
     assert not re.search(r"\bC\b", turn.replace("Check", "")), turn
-    # The big blind checks: the flops are dealt, and the first player hears the boards' cards.
+    # The big blind checks: the flops are dealt, and the first player hears that check (the seats
+    # no longer show it: the round is over) and the boards' cards.
+    other_name = other.locator(".seat--me .seat__name").inner_text().strip()
     other.click(".act--check")
     actor.wait_for_function("() => document.querySelector('#table-announce').textContent.includes('Board 1: ')")
     said = actor.locator("#table-announce").text_content() or ""
+    assert said.startswith(f"{other_name}: check. Board 1: "), said
     first = said.split("Board 1: ", 1)[1].split(".", 1)[0]
     assert len(first.split(", ")) == 3 and all(" of " in c for c in first.split(", ")), said
     for p in pages:
