@@ -294,3 +294,44 @@ def test_a_player_who_closes_the_table_is_marked_away(browser: Any, fast_server:
     host.wait_for_function("v => document.querySelector('#table-root').dataset.version !== v", arg=version, timeout=30_000)
     assert seat_of_guest.locator(".badge--away").count() == 1
     host.context.close()
+
+
+def test_a_host_starts_a_freezeout_and_calls_it_off(browser: Any, fast_server: str, screenshot: Any) -> None:
+    tag = uuid.uuid4().hex[:5]
+    host, guest = (_sign_up(browser, fast_server, f"{n}{tag}", DESKTOP) for n in ("fay", "gil"))
+    host.goto(fast_server + "/tables/new/")
+    host.fill("input[name=name]", f"Freeze {tag}")
+    host.select_option("select[name=max_seats]", "2")
+    host.check("input[name=visibility][value=private]")
+    host.click("main form button[type=submit]")
+    host.wait_for_url(re.compile(r".*/tables/\d+/invite/$"))  # the invite link, to send to friends
+    invite = str(host.locator("main input[readonly]").first.input_value())
+    url = invite.split("?", 1)[0]
+    host.goto(url)
+    # Paused before anyone sits, so the freeze-out can start between hands.
+    with host.expect_navigation():
+        host.click("#host-panel button:has-text('Pause after this hand')")
+    guest.goto(invite)
+    for page in (host, guest):
+        page.click("form.sit button")
+        page.wait_for_load_state()
+    host.reload()
+    host.select_option("#freezeout-minutes", "20")
+    with host.expect_navigation():
+        host.click("#host-panel .hostpanel__freezeout button[type=submit]")
+    assert "The freeze-out is on" in host.locator("main").inner_text()
+    with host.expect_navigation():
+        host.click("#host-panel button:has-text('Resume')")
+    for page in (host, guest):
+        _wait(page, ".phase-preflop")
+        page.wait_for_selector("p.freezeout:has-text('Freeze-out: 2 of 2 players left')")
+    guest.reload()
+    assert guest.locator("form.add-chips").count() == 0
+    assert "No chips are added during a freeze-out" in guest.locator("main").inner_text()
+    screenshot(guest, "desktop-freezeout")
+    host.reload()
+    with host.expect_navigation():
+        host.click("#host-panel .hostpanel__freezeout button:has-text('Call it off')")
+    guest.wait_for_selector("p.freezeout", state="detached", timeout=10_000)
+    for p in (host, guest):
+        p.context.close()
