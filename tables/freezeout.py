@@ -2,7 +2,9 @@
 
 A host starts one between hands with two or more players holding chips, and picks how often the
 blinds go up (``tables.levels`` runs the clock, from the blinds in play). From then on no chips
-are added and nobody new sits down: a player whose stack runs out in a hand is out, stood up
+are added and nobody new sits down; a player on a break is still dealt in and blinded away (their
+turns played at once, as in a tournament) while anyone at the table plays. A player whose stack
+runs out in a hand is out, stood up
 with a finishing place; several out in the same hand are placed by the stacks they started it
 with (the bigger stack finishes higher, equal stacks share the place). A player who stands up
 with chips is out too, placed below everyone still holding chips, and takes their chips with

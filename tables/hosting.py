@@ -184,6 +184,8 @@ def table_host_freezeout(*, table_id: int, by: Any, minutes: Any) -> str:
             services.apply_next_terms(table)  # a change of stakes waiting for the hand: level 1
         levels.start(table, minutes, now, paused=True)  # the clock starts with the first deal
         freezeout.start(table, [(s.user_id, display_name(s.user)) for s in seats], now)
+        # Everyone is dealt in from the first hand: nobody waits for the big blind or owes one.
+        Seat.objects.filter(table=table).update(wait_bb=False, post_bb=False, missed_bb=False, missed_sb=False)
         hotsql.save(table, (*freezeout.FIELDS, *levels.FIELDS))
         services._bump(table)
     return "started"

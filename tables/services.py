@@ -900,6 +900,12 @@ def _tell_stood_up(table_id: int, user_id: int) -> None:
 def _ready_seats(table: Table) -> list[Seat]:
     if baseball.is_baseball(table):
         return baseball.ready_seats(table, Seat.objects.filter(table=table).order_by("seat_no"))
+    if freezeout.running(table):
+        # As in a tournament, a player on a break is dealt in and blinded away (their turns
+        # played at once: a fold, else a check; ``_answer_leavers``), but only while someone
+        # at the table is playing.
+        seats = [s for s in Seat.objects.filter(table=table).order_by("seat_no") if not s.leaving and s.stack > 0]
+        return seats if any(not s.sitting_out for s in seats) else []
     least = _least_stack(table)
     return [
         s for s in Seat.objects.filter(table=table).order_by("seat_no")
@@ -1116,6 +1122,8 @@ def _start_hand_if_ready(table: Table) -> Hand | None:
     hand = Hand.objects.create(
         table=table, number=number, game=table.game, players=[[s.seat_no, s.user_id, s.units if units else int(s.stack)] for s in ready],
         state=state.to_json(), deck_commitment=commit.commitment, deck_salts=list(commit.salts),
+        # In a freeze-out the players on a break are dealt in, their turns played at once.
+        leavers=[i for i, s in enumerate(ready) if s.sitting_out] if freezeout.running(table) else [],
     )
     if freezeout.dealt(table):
         hotsql.save(table, freezeout.FIELDS)

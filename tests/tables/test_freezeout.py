@@ -379,3 +379,43 @@ async def test_the_page_of_a_player_out_says_their_place_in_their_language() -> 
             break
     assert "3-е место" in msg["message"]
     await comm.disconnect()
+
+
+def test_a_player_on_a_break_is_dealt_in_and_blinded_away() -> None:
+    table, users = _kitchen((1000, 1000, 1000))
+    Seat.objects.filter(table=table, user=users[2]).update(wait_bb=True)  # owed nothing once it starts
+    hosting.table_host_freezeout(table_id=table.id, by=users[0], minutes=15)
+    table.refresh_from_db()
+    services.table_act(table_id=table.id, user=users[2], message={"action": "sit_out", "version": table.version})
+    assert Seat.objects.get(table=table, user=users[2]).sitting_out
+    chips = _chips(users, table)
+    services.table_resume(table_id=table.id)
+    table.refresh_from_db()
+    away_seat = Seat.objects.get(table=table, user=users[2]).seat_no
+    for _ in range(3):  # three hands: the blinds reach the player away
+        hand, state = current_state(table)
+        idx = next(i for i, p in enumerate(hand.players) if p[0] == away_seat)
+        assert hand.leavers == [idx]
+        assert idx not in state.actors()  # never waited for: their turns are played at once
+        for _step in range(60):
+            hand, state = current_state(table)
+            if hand.ended is not None:
+                break
+            i = state.actors()[0]
+            kinds = [a.kind for a in state.legal_actions(i)]
+            services.table_act(table_id=table.id, user=user_for_index(hand, i),
+                               message={"action": "check" if "check" in kinds else "call", "version": table.version})
+            table.refresh_from_db()
+        assert _chips(users, table) == chips
+        assert _next_deal(table)
+        table.refresh_from_db()
+    assert Seat.objects.get(table=table, user=users[2]).stack < 1000  # blinded, never played
+
+    # With nobody playing (everyone on a break), no hand is dealt.
+    lonely, pair = _kitchen((500, 500))
+    hosting.table_host_freezeout(table_id=lonely.id, by=pair[0], minutes=15)
+    for u in pair:
+        lonely.refresh_from_db()
+        services.table_act(table_id=lonely.id, user=u, message={"action": "sit_out", "version": lonely.version})
+    services.table_resume(table_id=lonely.id)
+    assert not Hand.objects.filter(table=lonely).exists()
