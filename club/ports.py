@@ -18,7 +18,7 @@ nothing to list.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
 
 @dataclass(frozen=True)
@@ -46,6 +46,18 @@ class ClubTable:
     freezeout: bool = False
 
 
+@dataclass(frozen=True)
+class ClubFreezeout:
+    """A freeze-out played to its end at one of the club's tables."""
+
+    table_name: str
+    table_url: str
+    ended: Any
+    entrants: int
+    #: (place, name, stood up) from the best place down.
+    places: list[tuple[int, str, bool]]
+
+
 class TablesPort(Protocol):
     def games(self) -> list[tuple[str, str]]:
         """(code, name) of every game the site runs, for a club's default game."""
@@ -63,6 +75,10 @@ class TablesPort(Protocol):
 
     def chips_on_tables(self, *, club_id: int) -> dict[int, int]:
         """user id -> chips on the club's tables (stacks as of the last settled hand)."""
+        ...
+
+    def freezeouts(self, *, club_id: int, limit: int = 10) -> list[ClubFreezeout]:
+        """The latest freeze-outs played to their end at the club's tables, newest first."""
         ...
 
     def site_chips_at_tables(self, *, user_id: int) -> int:
@@ -94,6 +110,9 @@ class _NoTables:
 
     def seated_to_stay(self, *, club_id: int, user_id: int) -> bool:
         return False
+
+    def freezeouts(self, *, club_id: int, limit: int = 10) -> list[ClubFreezeout]:
+        return []
 
 
 _port: TablesPort = _NoTables()

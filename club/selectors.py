@@ -177,6 +177,11 @@ def club_tables(*, club: Club) -> list[ClubTable]:
     return tables_port().club_tables(club_id=club.pk)
 
 
+def recent_freezeouts(*, club: Club, limit: int = 5) -> list[Any]:
+    """The latest freeze-outs played to their end at the club's tables, newest first."""
+    return tables_port().freezeouts(club_id=club.pk, limit=limit)
+
+
 def club_ledger(*, club: Club, user: Any | None = None, limit: int | None = 200) -> list[LedgerEntry]:
     """Club-chip entries, newest first: one member's (``user``) or everyone's (for hosts);
     ``limit=None``: all of them (the spreadsheet download)."""

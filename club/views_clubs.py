@@ -153,6 +153,7 @@ def club_home(request: HttpRequest, club_id: int) -> HttpResponse:
         "my_chip_request": selectors.my_chip_request(club=club, user=request.user),
         "chip_request_form": ChipRequestForm(),
         "nights": selectors.upcoming_game_nights(club=club, user=request.user),
+        "freezeouts": selectors.recent_freezeouts(club=club),
         "night_form": GameNightForm() if membership.is_host else None,
     })
     return _render(request, "club/club_home.html", context, parts=(LEADERBOARD_TARGET,))

@@ -10,7 +10,7 @@ import contextlib
 from django.db.models import Count, Sum
 from django.urls import reverse
 
-from club.ports import ClubTable
+from club.ports import ClubFreezeout, ClubTable
 from tables.models import Seat, SeatRequest, Table
 from tables.stakes import stakes_text
 
@@ -38,6 +38,15 @@ class TablesForClubs:
                 freezeout=bool(t.freezeout and t.freezeout.get("on")),
             )
             for t in rows
+        ]
+
+    def freezeouts(self, *, club_id: int, limit: int = 10) -> list[ClubFreezeout]:
+        from tables.selectors import freezeout_results
+
+        return [
+            ClubFreezeout(table_name=r["table_name"], table_url=r["table_url"], ended=r["ended"],
+                          entrants=r["entrants"], places=r["places"])
+            for r in freezeout_results(club_id=club_id, limit=limit)
         ]
 
     def settle_member(self, *, club_id: int, user_id: int) -> None:

@@ -282,3 +282,20 @@ class ChatMute(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id} muted at table {self.table_id}"
+
+
+class FreezeoutResult(models.Model):
+    """A freeze-out played to its end at a table (tables.freezeout): when, and everyone's place.
+    ``places``: ``[[user_id, name, place, stood_up], ...]`` from the best place down."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="freezeouts")
+    started = models.DateTimeField()
+    ended = models.DateTimeField()
+    entrants = models.PositiveSmallIntegerField()
+    places = models.JSONField(default=list)
+
+    class Meta:
+        indexes = [models.Index(fields=["table", "-ended"])]
+
+    def __str__(self) -> str:
+        return f"freeze-out at table {self.table_id}, {self.ended:%Y-%m-%d}"

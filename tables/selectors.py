@@ -710,6 +710,26 @@ def deck_disclosure(*, phh_text: str) -> list[dict[str, Any]]:
     return rows
 
 
+def freezeout_results(*, table: Any = None, club_id: int | None = None, limit: int = 10) -> list[dict[str, Any]]:
+    """The latest freeze-outs played to their end at ``table`` or at ``club_id``'s tables, newest
+    first: ``table_name``, ``table_url``, ``ended``, ``entrants`` and ``places`` as (place, name,
+    stood up) from the best place down (tables.freezeout)."""
+    from django.urls import reverse
+
+    from tables.models import FreezeoutResult
+
+    rows = FreezeoutResult.objects.select_related("table").order_by("-ended", "-id")
+    if table is not None:
+        rows = rows.filter(table=table)
+    if club_id is not None:
+        rows = rows.filter(table__club_id=club_id)
+    return [{
+        "table_name": r.table.name, "table_url": reverse("table", kwargs={"table_id": r.table_id}),
+        "ended": r.ended, "entrants": r.entrants,
+        "places": [(int(p[2]), str(p[1]), bool(p[3])) for p in r.places],
+    } for r in rows[:limit]]
+
+
 def table_ledger(*, table: Any) -> dict[str, Any]:
     """Who brought how much to a table and who is up, as home games settle at the end of a night
     (PokerNow's "ledger"): per player, the chips bought in (first buy-in and every "Add chips"),

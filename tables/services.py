@@ -36,6 +36,7 @@ from tables.models import (
     LIVE_GAMES,
     STAKES_LADDER,
     TIME_BANK_STEP,
+    FreezeoutResult,
     Hand,
     Seat,
     SeatRequest,
@@ -325,6 +326,10 @@ def _finish_freezeout_if_won(table: Table, holders: list[Seat], now: dt.datetime
         return
     latest = _latest_hand(table)
     table.freezeout["ended_at_hand"] = latest.number if latest is not None else 0
+    fo = table.freezeout
+    rows = sorted(fo["out"], key=lambda r: (int(r[2]), str(r[1])))
+    FreezeoutResult.objects.create(table=table, started=dt.datetime.fromisoformat(fo["started"]), ended=now,
+                                   entrants=len(fo["entrants"]), places=rows)
     if levels.on(table) and table.level_base_small and table.level_base_big:
         table.small_blind, table.big_blind = table.level_base_small, table.level_base_big
     levels.stop(table)

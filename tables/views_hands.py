@@ -115,7 +115,8 @@ def table_ledger(request: HttpRequest, table_id: int) -> HttpResponse:
     table = get_object_or_404(Table, id=table_id)
     if table.game == "BB":
         return redirect("table_standings", table_id=table.id)
-    context = {"table": table, "game_label": selectors.game_name(table.game), **selectors.table_ledger(table=table)}
+    context = {"table": table, "game_label": selectors.game_name(table.game), **selectors.table_ledger(table=table),
+               "freezeouts": selectors.freezeout_results(table=table)}
     if context["rows"]:
         context["share_text"] = render_to_string("tables/_ledger_text.txt", context, request=request).strip()
     return render(request, "tables/ledger.html", context)

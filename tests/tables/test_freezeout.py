@@ -173,6 +173,16 @@ def test_a_freezeout_plays_to_one_winner_who_holds_every_chip() -> None:
     assert not _next_deal(table)
     table.refresh_from_db()
     assert "Freeze-out over" in _html(table, users[1])
+    # The result is kept, with every place, and the table's ledger page shows it.
+    from tables.models import FreezeoutResult
+
+    kept = FreezeoutResult.objects.get(table=table)
+    assert kept.entrants == 3 and [p[2] for p in kept.places][0] == 1
+    assert sorted(p[0] for p in kept.places) == sorted(u.pk for u in users)
+    watcher = Client()
+    watcher.force_login(users[0])  # the host, whose private table it is
+    ledger = watcher.get(f"/tables/{table.id}/ledger/").content.decode()
+    assert 'id="freezeouts"' in ledger and f'<li value="1"><bdi>{winner_name}</bdi></li>' in ledger
     # Chips may be added again; the places stay on the felt until the next hand is dealt.
     loser = next(u for u in users if u.pk != seats[0].user_id)
     services.table_take_seat(table_id=table.id, user=loser, buy_in=500)
@@ -333,6 +343,10 @@ def test_a_club_freezeout_keeps_the_club_chips_whole_and_refuses_seat_requests()
         raise AssertionError("the freeze-out did not end")
     assert Seat.objects.filter(table=table).count() == 1 and whole() == total
     assert sorted(row[2] for row in table.freezeout["out"])[0] == 1
+    # The places are kept (a next freeze-out does not overwrite them) and the club's page lists them.
+    winner = next(row[1] for row in table.freezeout["out"] if row[2] == 1)
+    page = member.get(f"/clubs/{club.id}/").content.decode()
+    assert 'id="freezeouts"' in page and f'<li value="1"><bdi>{winner}</bdi></li>' in page and "Back room" in page
 
 
 def test_a_player_out_is_told_their_place(monkeypatch: Any, django_capture_on_commit_callbacks: Any) -> None:
