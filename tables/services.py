@@ -436,6 +436,9 @@ def _close(table: Table) -> None:
     table.close_after_hand = False
     table.pause_after_hand = False
     table.next_hand_at = None
+    if freezeout.running(table):  # closed before anyone won: nobody is placed
+        freezeout.call_off(table)
+        hotsql.save(table, freezeout.FIELDS)
 
 
 @retry_when_busy

@@ -435,3 +435,13 @@ def test_a_player_on_a_break_is_dealt_in_and_blinded_away() -> None:
         services.table_act(table_id=lonely.id, user=u, message={"action": "sit_out", "version": lonely.version})
     services.table_resume(table_id=lonely.id)
     assert not Hand.objects.filter(table=lonely).exists()
+
+
+def test_closing_the_table_calls_a_freezeout_off_and_returns_every_stack() -> None:
+    table, users = _kitchen((1000, 800))
+    hosting.table_host_freezeout(table_id=table.id, by=users[0], minutes=10)
+    chips = _chips(users, table)
+    hosting.table_host_close(table_id=table.id, by=users[0])
+    table.refresh_from_db()
+    assert table.status == Table.Status.CLOSED and table.freezeout is None
+    assert not Seat.objects.filter(table=table).exists() and _chips(users, table) == chips
