@@ -109,20 +109,31 @@ def table_host_terms(*, table_id: int, by: Any, small_blind: Any = None, big_bli
     return when
 
 
+def _check_minutes(table_id: int, by: Any, minutes: Any) -> None:
+    """``by`` hosts the table, and ``minutes`` is 0 or one of ``levels.MINUTES``."""
+    _host_table(table_id, by)
+    if type(minutes) is not int or (minutes != 0 and minutes not in levels.MINUTES):
+        raise TableError(_("Pick how often the blinds go up."))
+
+
+def _lock_open_chips_table(table_id: int, at_baseball: str) -> Table:
+    """The table's row, locked; refused when it is closed (or closing), or plays Baseball's units."""
+    table = services._lock_table(table_id)
+    if table.status == Table.Status.CLOSED or table.close_after_hand:
+        raise TableError(_("This table is closed."))
+    if table.game == "BB":
+        raise TableError(at_baseball)
+    return table
+
+
 def table_host_levels(*, table_id: int, by: Any, minutes: Any) -> str:
     """Blinds that rise every ``minutes`` (one of ``levels.MINUTES``), from the blinds in play
     (or a host's change of them waiting for the hand to end); 0 stops the clock, the blinds in
     play staying. Changing the minutes while it runs starts the level in play again. Baseball
     plays for units: no levels. Returns ``"started"``, ``"changed"`` or ``"stopped"``."""
-    _host_table(table_id, by)
-    if type(minutes) is not int or (minutes != 0 and minutes not in levels.MINUTES):
-        raise TableError(_("Pick how often the blinds go up."))
+    _check_minutes(table_id, by, minutes)
     with transaction.atomic():
-        table = services._lock_table(table_id)
-        if table.status == Table.Status.CLOSED or table.close_after_hand:
-            raise TableError(_("This table is closed."))
-        if table.game == "BB":
-            raise TableError(_("Baseball plays for units: its stakes do not change."))
+        table = _lock_open_chips_table(table_id, _("Baseball plays for units: its stakes do not change."))
         # The clock runs while hands are dealt: on a paused table, or one between hands (waiting
         # for players, or in a showdown's pause), it starts with the next deal.
         now = timezone.now()
@@ -153,15 +164,9 @@ def table_host_freezeout(*, table_id: int, by: Any, minutes: Any) -> str:
     from the blinds in play, or call the one being played off (``minutes`` 0). Started between
     hands only (a paused table, or one waiting), with two players or more holding chips; never
     at Baseball. Returns ``"started"`` or ``"called off"`` (tables.freezeout)."""
-    _host_table(table_id, by)
-    if type(minutes) is not int or (minutes != 0 and minutes not in levels.MINUTES):
-        raise TableError(_("Pick how often the blinds go up."))
+    _check_minutes(table_id, by, minutes)
     with transaction.atomic():
-        table = services._lock_table(table_id)
-        if table.status == Table.Status.CLOSED or table.close_after_hand:
-            raise TableError(_("This table is closed."))
-        if table.game == "BB":
-            raise TableError(_("Baseball plays for units: there is no freeze-out."))
+        table = _lock_open_chips_table(table_id, _("Baseball plays for units: there is no freeze-out."))
         now = timezone.now()
         if minutes == 0:
             if not freezeout.running(table):

@@ -219,13 +219,18 @@ def table_host_game(request: HttpRequest, table_id: int) -> HttpResponseRedirect
     return _back(table.id)
 
 
+def _minutes(request: HttpRequest) -> int:
+    """The form's "every N minutes" (0: stop); -1 for anything that is not a small number."""
+    raw = request.POST.get("minutes", "")
+    return int(raw) if raw.isdigit() and len(raw) < 4 else -1
+
+
 @require_POST
 @login_required
 def table_host_levels(request: HttpRequest, table_id: int) -> HttpResponseRedirect:
     """Blinds on a clock: every N minutes the next level, from the next hand; 0 stops it."""
     table = _hosted_table(request, table_id)
-    raw = request.POST.get("minutes", "")
-    minutes = int(raw) if raw.isdigit() and len(raw) < 4 else -1
+    minutes = _minutes(request)
     try:
         done = hosting.table_host_levels(table_id=table.id, by=request.user, minutes=minutes)
     except services.TableError as exc:
@@ -243,8 +248,7 @@ def table_host_levels(request: HttpRequest, table_id: int) -> HttpResponseRedire
 def table_host_freezeout(request: HttpRequest, table_id: int) -> HttpResponseRedirect:
     """A freeze-out: start one with the blinds going up every N minutes, or call it off (0)."""
     table = _hosted_table(request, table_id)
-    raw = request.POST.get("minutes", "")
-    minutes = int(raw) if raw.isdigit() and len(raw) < 4 else -1
+    minutes = _minutes(request)
     try:
         done = hosting.table_host_freezeout(table_id=table.id, by=request.user, minutes=minutes)
     except services.TableError as exc:

@@ -18,7 +18,7 @@ from tables import freezeout, hosting, selectors, services
 from tables.fragment import render_table
 from tables.models import Hand, Seat, Table
 from tables.services import TableError
-from tests.tables.helpers import current_state, make_user, user_for_index
+from tests.tables.helpers import current_state, make_user, play_passively, user_for_index
 
 pytestmark = pytest.mark.django_db
 
@@ -242,16 +242,7 @@ def test_a_player_leaving_during_a_hand_is_placed_when_it_ends() -> None:
     hand, _state = current_state(table)
     leaver = users[1]
     services.table_leave_seat(table_id=table.id, user=leaver)
-    table.refresh_from_db()
-    for _ in range(60):
-        hand, state = current_state(table)
-        if hand.ended is not None:
-            break
-        idx = state.actors()[0]
-        kinds = [a.kind for a in state.legal_actions(idx)]
-        services.table_act(table_id=table.id, user=user_for_index(hand, idx),
-                           message={"action": "check" if "check" in kinds else "call", "version": table.version})
-        table.refresh_from_db()
+    play_passively(table)
     table.refresh_from_db()
     assert not Seat.objects.filter(table=table, user=leaver).exists()
     out = {row[0]: (row[2], row[3]) for row in table.freezeout["out"]}
@@ -412,15 +403,8 @@ def test_a_player_on_a_break_is_dealt_in_and_blinded_away() -> None:
         idx = next(i for i, p in enumerate(hand.players) if p[0] == away_seat)
         assert hand.leavers == [idx]
         assert idx not in state.actors()  # never waited for: their turns are played at once
-        for _step in range(60):
-            hand, state = current_state(table)
-            if hand.ended is not None:
-                break
-            i = state.actors()[0]
-            kinds = [a.kind for a in state.legal_actions(i)]
-            services.table_act(table_id=table.id, user=user_for_index(hand, i),
-                               message={"action": "check" if "check" in kinds else "call", "version": table.version})
-            table.refresh_from_db()
+        play_passively(table)
+        hand, state = current_state(table)
         assert _chips(users, table) == chips
         paid.append(state.view_for(None)["players"][idx]["contributed"])
         assert _next_deal(table)
