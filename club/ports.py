@@ -81,6 +81,10 @@ class TablesPort(Protocol):
         """The latest freeze-outs played to their end at the club's tables, newest first."""
         ...
 
+    def freezeout_wins(self, *, club_id: int, limit: int = 5) -> list[tuple[str, int]]:
+        """(name, freeze-outs won) at the club's tables, most first."""
+        ...
+
     def site_chips_at_tables(self, *, user_id: int) -> int:
         """Chips in the player's seats at site (non-club) tables: bought in from the bankroll
         and going back there (stacks as of the last settled hand)."""
@@ -112,6 +116,9 @@ class _NoTables:
         return False
 
     def freezeouts(self, *, club_id: int, limit: int = 10) -> list[ClubFreezeout]:
+        return []
+
+    def freezeout_wins(self, *, club_id: int, limit: int = 5) -> list[tuple[str, int]]:
         return []
 
 

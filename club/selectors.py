@@ -182,6 +182,11 @@ def recent_freezeouts(*, club: Club, limit: int = 5) -> list[Any]:
     return tables_port().freezeouts(club_id=club.pk, limit=limit)
 
 
+def freezeout_wins(*, club: Club) -> list[tuple[str, int]]:
+    """Who has won the most freeze-outs at the club's tables: (name, wins), the top five."""
+    return tables_port().freezeout_wins(club_id=club.pk)
+
+
 def club_ledger(*, club: Club, user: Any | None = None, limit: int | None = 200) -> list[LedgerEntry]:
     """Club-chip entries, newest first: one member's (``user``) or everyone's (for hosts);
     ``limit=None``: all of them (the spreadsheet download)."""

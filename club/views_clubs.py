@@ -154,6 +154,7 @@ def club_home(request: HttpRequest, club_id: int) -> HttpResponse:
         "chip_request_form": ChipRequestForm(),
         "nights": selectors.upcoming_game_nights(club=club, user=request.user),
         "freezeouts": selectors.recent_freezeouts(club=club),
+        "freezeout_wins": selectors.freezeout_wins(club=club),
         "night_form": GameNightForm() if membership.is_host else None,
     })
     return _render(request, "club/club_home.html", context, parts=(LEADERBOARD_TARGET,))

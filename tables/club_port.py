@@ -49,6 +49,11 @@ class TablesForClubs:
             for r in freezeout_results(club_id=club_id, limit=limit)
         ]
 
+    def freezeout_wins(self, *, club_id: int, limit: int = 5) -> list[tuple[str, int]]:
+        from tables.selectors import freezeout_wins
+
+        return freezeout_wins(club_id=club_id, limit=limit)
+
     def settle_member(self, *, club_id: int, user_id: int) -> None:
         from django.contrib.auth import get_user_model
 

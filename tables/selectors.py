@@ -730,6 +730,20 @@ def freezeout_results(*, table: Any = None, club_id: int | None = None, limit: i
     } for r in rows[:limit]]
 
 
+def freezeout_wins(*, club_id: int, limit: int = 5) -> list[tuple[str, int]]:
+    """(name, freeze-outs won) at ``club_id``'s tables, most first (then by name); a player is
+    counted by id, under the name of their latest win."""
+    from tables.models import FreezeoutResult
+
+    wins: dict[int, list[Any]] = {}
+    for places in FreezeoutResult.objects.filter(table__club_id=club_id).order_by("ended").values_list("places", flat=True):
+        for user_id, name, place, _gone in places:
+            if int(place) == 1:
+                entry = wins.setdefault(int(user_id), [str(name), 0])
+                entry[0], entry[1] = str(name), entry[1] + 1
+    return sorted(((n, w) for n, w in wins.values()), key=lambda r: (-r[1], r[0]))[:limit]
+
+
 def table_ledger(*, table: Any) -> dict[str, Any]:
     """Who brought how much to a table and who is up, as home games settle at the end of a night
     (PokerNow's "ledger"): per player, the chips bought in (first buy-in and every "Add chips"),

@@ -429,3 +429,28 @@ def test_closing_the_table_calls_a_freezeout_off_and_returns_every_stack() -> No
     table.refresh_from_db()
     assert table.status == Table.Status.CLOSED and table.freezeout is None
     assert not Seat.objects.filter(table=table).exists() and _chips(users, table) == chips
+
+
+def test_a_clubs_page_counts_who_won_the_most_freezeouts() -> None:
+    from django.utils import timezone
+
+    from tables.models import FreezeoutResult
+    from tests.club.helpers import club_with_people
+
+    people = club_with_people("wins")
+    table = services.table_create(creator=people.host, club=people.club, name="Den", small_blind=5, big_blind=10,
+                                  max_seats=3, game="NT")
+    other = services.table_create(creator=people.host, club=None, name="Elsewhere", small_blind=5, big_blind=10,
+                                  max_seats=3, game="NT", is_public=False)
+    now = timezone.now()
+    a, b = people.owner.pk, people.member.pk
+    for t, places in ((table, [[a, "Olga", 1, False], [b, "Misha", 2, False]]),
+                      (table, [[b, "Misha", 1, False], [a, "Olga", 2, True]]),
+                      (table, [[a, "Olga K", 1, False], [b, "Misha", 2, False]]),
+                      (other, [[b, "Misha", 1, False], [a, "Olga", 2, False]])):  # not the club's table
+        FreezeoutResult.objects.create(table=t, started=now, ended=now, entrants=2, places=places)
+    assert selectors.freezeout_wins(club_id=people.club.id) == [("Olga K", 2), ("Misha", 1)]
+    c = Client()
+    c.force_login(people.member)
+    page = c.get(f"/clubs/{people.club.id}/").content.decode()
+    assert "Most won:" in page and "<bdi>Olga K</bdi> × 2" in page and "Elsewhere" not in page
