@@ -111,6 +111,7 @@
     followTerms();
     fitAddChips();
     followFreeSeats();
+    followMySeat();
     markChosenSeat();
     markAway();
   }
@@ -203,6 +204,19 @@
         badge.parentNode.removeChild(badge);
       }
     }
+  }
+
+  // A page drawn for a seated player whose seat is gone (their chips ran out in a freeze-out, a
+  // host stood them up) hides its "Leave the table" and "Add chips" and says so, with a link
+  // that loads the page again (the way to sit comes with it).
+  function followMySeat() {
+    var leave = document.querySelector("form.leave"), note = document.querySelector("[data-unseated]");
+    if (!leave || !note || !root.querySelector(".seat")) return;
+    var gone = !root.querySelector(".seat--me");
+    leave.hidden = gone;
+    note.hidden = !gone;
+    var add = document.querySelector("form.add-chips");
+    if (add) add.hidden = gone;
   }
 
   // A full table hides the way to sit and says so; the picture's empty seats bring it back the

@@ -335,3 +335,42 @@ def test_a_host_starts_a_freezeout_and_calls_it_off(browser: Any, fast_server: s
     guest.wait_for_selector("p.freezeout", state="detached", timeout=10_000)
     for p in (host, guest):
         p.context.close()
+
+
+def test_a_freezeout_won_when_the_other_is_stood_up(browser: Any, fast_server: str, screenshot: Any) -> None:
+    """The host stands the guest up during a freeze-out: the guest is out (second, "stood up"),
+    the host has won, and the guest's page, drawn for a seated player, now says they have no seat."""
+    tag = uuid.uuid4().hex[:5]
+    host, guest = (_sign_up(browser, fast_server, f"{n}{tag}", PHONE) for n in ("hue", "ivo"))
+    host.goto(fast_server + "/tables/new/")
+    host.fill("input[name=name]", f"Final {tag}")
+    host.select_option("select[name=max_seats]", "2")
+    host.check("input[name=visibility][value=private]")
+    host.click("main form button[type=submit]")
+    host.wait_for_url(re.compile(r".*/tables/\d+/invite/$"))
+    invite = str(host.locator("main input[readonly]").first.input_value())
+    host.goto(invite.split("?", 1)[0])
+    with host.expect_navigation():
+        host.click("#host-panel button:has-text('Pause after this hand')")
+    guest.goto(invite)
+    for page in (host, guest):
+        page.click("form.sit button")
+        page.wait_for_load_state()
+    host.reload()
+    with host.expect_navigation():
+        host.click("#host-panel .hostpanel__freezeout button[type=submit]")
+    guest.wait_for_selector("p.freezeout:has-text('Freeze-out: 2 of 2 players left')")
+    assert guest.locator("[data-unseated]").is_hidden() and guest.locator("form.leave").is_visible()
+    guest_name = guest.locator(".seat--me .seat__name").inner_text().strip()
+    host.select_option("#stand-up-who", label=guest_name)
+    with host.expect_navigation():
+        host.click("#host-panel button:has-text('Stand up')")
+    for page in (host, guest):
+        page.wait_for_selector(".freezeout--over", timeout=10_000)
+    places = guest.locator(".freezeout__places li").all_inner_texts()
+    assert len(places) == 2 and guest_name in places[1] and "stood up" in places[1], places
+    guest.wait_for_selector("[data-unseated]", state="visible", timeout=5_000)
+    assert guest.locator("form.leave").is_hidden()
+    screenshot(guest, "phone-freezeout-over")
+    for p in (host, guest):
+        p.context.close()
