@@ -296,19 +296,21 @@ def test_a_player_who_closes_the_table_is_marked_away(browser: Any, fast_server:
     host.context.close()
 
 
-def test_a_host_starts_a_freezeout_and_calls_it_off(browser: Any, fast_server: str, screenshot: Any) -> None:
+def _seated_at_a_paused_private_table(browser: Any, base: str, names: tuple[str, str],
+                                     viewport: dict[str, int]) -> tuple[Any, Any]:
+    """Two new players: the first opens a private two-seat table and pauses it (so a freeze-out
+    can start between hands), the second comes by its invite link, both sit down. Returns their
+    pages, the host's loaded again with its host controls up to date."""
     tag = uuid.uuid4().hex[:5]
-    host, guest = (_sign_up(browser, fast_server, f"{n}{tag}", DESKTOP) for n in ("fay", "gil"))
-    host.goto(fast_server + "/tables/new/")
+    host, guest = (_sign_up(browser, base, f"{n}{tag}", viewport) for n in names)
+    host.goto(base + "/tables/new/")
     host.fill("input[name=name]", f"Freeze {tag}")
     host.select_option("select[name=max_seats]", "2")
     host.check("input[name=visibility][value=private]")
     host.click("main form button[type=submit]")
     host.wait_for_url(re.compile(r".*/tables/\d+/invite/$"))  # the invite link, to send to friends
     invite = str(host.locator("main input[readonly]").first.input_value())
-    url = invite.split("?", 1)[0]
-    host.goto(url)
-    # Paused before anyone sits, so the freeze-out can start between hands.
+    host.goto(invite.split("?", 1)[0])
     with host.expect_navigation():
         host.click("#host-panel button:has-text('Pause after this hand')")
     guest.goto(invite)
@@ -316,6 +318,11 @@ def test_a_host_starts_a_freezeout_and_calls_it_off(browser: Any, fast_server: s
         page.click("form.sit button")
         page.wait_for_load_state()
     host.reload()
+    return host, guest
+
+
+def test_a_host_starts_a_freezeout_and_calls_it_off(browser: Any, fast_server: str, screenshot: Any) -> None:
+    host, guest = _seated_at_a_paused_private_table(browser, fast_server, ("fay", "gil"), DESKTOP)
     host.select_option("#freezeout-minutes", "20")
     with host.expect_navigation():
         host.click("#host-panel .hostpanel__freezeout button[type=submit]")
@@ -340,23 +347,7 @@ def test_a_host_starts_a_freezeout_and_calls_it_off(browser: Any, fast_server: s
 def test_a_freezeout_won_when_the_other_is_stood_up(browser: Any, fast_server: str, screenshot: Any) -> None:
     """The host stands the guest up during a freeze-out: the guest is out (second, "stood up"),
     the host has won, and the guest's page, drawn for a seated player, now says they have no seat."""
-    tag = uuid.uuid4().hex[:5]
-    host, guest = (_sign_up(browser, fast_server, f"{n}{tag}", PHONE) for n in ("hue", "ivo"))
-    host.goto(fast_server + "/tables/new/")
-    host.fill("input[name=name]", f"Final {tag}")
-    host.select_option("select[name=max_seats]", "2")
-    host.check("input[name=visibility][value=private]")
-    host.click("main form button[type=submit]")
-    host.wait_for_url(re.compile(r".*/tables/\d+/invite/$"))
-    invite = str(host.locator("main input[readonly]").first.input_value())
-    host.goto(invite.split("?", 1)[0])
-    with host.expect_navigation():
-        host.click("#host-panel button:has-text('Pause after this hand')")
-    guest.goto(invite)
-    for page in (host, guest):
-        page.click("form.sit button")
-        page.wait_for_load_state()
-    host.reload()
+    host, guest = _seated_at_a_paused_private_table(browser, fast_server, ("hue", "ivo"), PHONE)
     with host.expect_navigation():
         host.click("#host-panel .hostpanel__freezeout button[type=submit]")
     guest.wait_for_selector("p.freezeout:has-text('Freeze-out: 2 of 2 players left')")
