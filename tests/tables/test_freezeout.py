@@ -69,6 +69,19 @@ def _shove_hand(table: Table) -> Hand:
     raise AssertionError("the hand did not end")
 
 
+def _shove_to_the_end(table: Table, holds: Any) -> None:
+    """All-in hands, one after another, until the freeze-out is won; ``holds()`` is checked
+    after every hand."""
+    for _ in range(40):
+        _shove_hand(table)
+        assert holds()
+        table.refresh_from_db()
+        if not freezeout.running(table):
+            return
+        assert _next_deal(table)
+    raise AssertionError("the freeze-out did not end")
+
+
 def _next_deal(table: Table) -> bool:
     """Let the showdown pause run out; True when a new hand was dealt."""
     last = Hand.objects.filter(table=table).order_by("-number").first()
@@ -146,16 +159,7 @@ def test_a_freezeout_plays_to_one_winner_who_holds_every_chip() -> None:
     hosting.table_host_freezeout(table_id=table.id, by=users[0], minutes=20)
     chips = _chips(users, table)
     services.table_resume(table_id=table.id)
-    for _ in range(40):
-        _shove_hand(table)
-        assert _chips(users, table) == chips  # nothing made or lost, hand by hand
-        table.refresh_from_db()
-        if not freezeout.running(table):
-            break
-        assert _next_deal(table)
-    else:
-        raise AssertionError("the freeze-out did not end")
-    table.refresh_from_db()
+    _shove_to_the_end(table, lambda: _chips(users, table) == chips)  # nothing made or lost, hand by hand
     seats = list(Seat.objects.filter(table=table))
     assert len(seats) == 1 and seats[0].stack == 2100  # the winner holds every chip; the others stood up
     places = {row[0]: row[2] for row in table.freezeout["out"]}
@@ -323,15 +327,7 @@ def test_a_club_freezeout_keeps_the_club_chips_whole_and_refuses_seat_requests()
         hosting.table_seat_request(table_id=table.id, user=people.outsider, buy_in=500)
     services.table_resume(table_id=table.id)
     table.refresh_from_db()
-    for _ in range(40):
-        _shove_hand(table)
-        assert whole() == total
-        table.refresh_from_db()
-        if not freezeout.running(table):
-            break
-        assert _next_deal(table)
-    else:
-        raise AssertionError("the freeze-out did not end")
+    _shove_to_the_end(table, lambda: whole() == total)
     assert Seat.objects.filter(table=table).count() == 1 and whole() == total
     assert sorted(row[2] for row in table.freezeout["out"])[0] == 1
     # The places are kept (a next freeze-out does not overwrite them) and the club's page lists them.
