@@ -57,6 +57,16 @@
     // Zone names are letters, digits, "_", "-", "+" and "/": safe in a cookie as they are.
     if (zone && /^[A-Za-z0-9_+\-\/]+$/.test(zone) && had !== zone) {
       document.cookie = "tz=" + zone + "; path=/; max-age=31536000; SameSite=Lax";
+      // The first page of a first visit was written in UTC: one that shows times (a game
+      // night's hour, a statement) is loaded again at once in the reader's zone, when its
+      // offset from UTC now (data-utc-offset, seconds) is not the reader's; once per visit.
+      var drawn = document.documentElement.getAttribute("data-utc-offset");
+      if (drawn !== null && +drawn !== -new Date().getTimezoneOffset() * 60 && document.querySelector("time[datetime]") &&
+          window.sessionStorage && !sessionStorage.getItem("tz-redrawn")) {
+        sessionStorage.setItem("tz-redrawn", zone);
+        if (window.location.hash) window.location.reload();
+        else window.location.replace(window.location.href);  // a GET: never a form sent again
+      }
     }
   } catch (e) { /* no Intl: times stay in UTC */ }
 })();

@@ -495,7 +495,20 @@ def test_times_are_shown_in_the_browsers_time_zone(browser: Any, classic_server:
     with page.expect_navigation():
         page.click("main form button[type=submit]")
     assert page.locator("h1").inner_text() == f"Renamed {tag}"
+    # A first visit from another browser in Jerusalem, straight to a page with times (no page
+    # before it named the zone): that page is loaded again at once, in Jerusalem's time.
+    session = [c for c in ctx.cookies() if c["name"] == "sessionid"]
     ctx.close()
+    fresh = browser.new_context(viewport=PHONE, timezone_id="Asia/Jerusalem")
+    fresh.add_cookies(session)
+    first = fresh.new_page()
+    first.goto(classic_server + "/accounts/me/")
+    first.wait_for_function("() => (document.querySelector('.statement time') || {}).dateTime &&"
+                            " !document.querySelector('.statement time').dateTime.endsWith('+00:00')")
+    stamp = first.locator(".statement time").first.get_attribute("datetime") or ""
+    assert stamp.endswith(("+02:00", "+03:00")), stamp
+    assert first.locator("html").get_attribute("data-utc-offset") in ("7200", "10800")
+    fresh.close()
 
 
 def test_a_page_back_in_sight_replaces_a_socket_that_carries_nothing(browser: Any, classic_server: str) -> None:
