@@ -59,8 +59,8 @@
       document.cookie = "tz=" + zone + "; path=/; max-age=31536000; SameSite=Lax";
       // The first page of a first visit was written in UTC: one that shows times (a game
       // night's hour, a statement) is loaded again at once in the reader's zone, when its
-      // offset from UTC now (data-utc-offset, seconds) is not the reader's; once per visit.
-      var drawn = document.documentElement.getAttribute("data-utc-offset");
+      // offset from UTC now (<meta name="utc-offset">, seconds) is not the reader's; once per visit.
+      var offsetMeta = document.querySelector('meta[name="utc-offset"]'), drawn = offsetMeta && offsetMeta.getAttribute("content");
       if (drawn !== null && +drawn !== -new Date().getTimezoneOffset() * 60 && document.querySelector("time[datetime]") &&
           window.sessionStorage && !sessionStorage.getItem("tz-redrawn")) {
         sessionStorage.setItem("tz-redrawn", zone);
