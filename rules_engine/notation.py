@@ -1061,18 +1061,23 @@ class ClassicNotation(VariantNotation):
             raise _fail("", "antes must be the same for every player (one ante for all), plus the "
                         f"small blind for a player paying one dead; got {antes}")
         out = {"ante": ante, "_dead": [k for k in range(2, n) if antes[k] != ante]}
-        if any(b not in (0, -bb) for b in blinds[2:]) or not 0 < sb <= bb:
+        # A straddle is p3's (left of the big blind), twice the big blind (HandSetup.straddle).
+        straddle = blinds[2] if n > 2 and blinds[2] > 0 else 0
+        if (any(b not in (0, -bb) for b in blinds[3:]) or blinds[2:3] not in ([], [0], [-bb], [2 * bb])
+                or not 0 < sb <= bb):
             raise _fail(
                 "",
                 "blinds_or_straddles lists the small blind then the big blind, then zeros "
-                "or minus the big blind for one posted to come in (no straddles), e.g. "
-                f"[5, 10, 0] or [5, 10, 0, -10]; got {blinds}",
+                "or minus the big blind for one posted to come in, and p3 may straddle twice the "
+                f"big blind, e.g. [5, 10, 0], [5, 10, 0, -10] or [5, 10, 20]; got {blinds}",
             )
         out["small_blind"], out["big_blind"] = sb, bb
+        if straddle:
+            out["straddle"] = straddle
         # A big blind posted out of turn (GAMES.md section 3: a player joining a running game),
         # written negative as PokerKit reads it: a live blind that does not move the first to
         # act, as a straddle would. Indexes are PHH players here (p1 left of the button).
-        out["_posted"] = [k for k in range(2, n) if blinds[k]]
+        out["_posted"] = [k for k in range(2, n) if blinds[k] < 0]
         if game.STRUCTURE == "fixed-limit":
             out["small_bet"] = _positive(fields, "small_bet")
             out["big_bet"] = _positive(fields, "big_bet")
@@ -1530,6 +1535,8 @@ class ClassicNotation(VariantNotation):
             for k, seat in enumerate(players):
                 if seat in setup.posts:
                     forced[k] = -setup.big_blind  # live, not a straddle (see _read_setup)
+            if setup.straddle:
+                forced[2] = setup.straddle  # p3, the seat left of the big blind
             out["blinds_or_straddles"] = forced
         if game.STRUCTURE == "fixed-limit":
             out["small_bet"] = setup.small_bet

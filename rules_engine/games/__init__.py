@@ -117,6 +117,10 @@ class HandSetup:
     * ``dead``: blind games only, seats that post a dead small blind, owed for one missed
       during a break (card-room rule): it goes into the pot and is no part of the seat's bet.
       Never the small or big blind's own seat.
+    * ``straddle``: no-limit and pot-limit Hold'em and Omaha only, chips (twice the big blind,
+      or 0 for none) posted live by the seat left of the big blind before the cards are dealt,
+      three players or more. That seat then acts last before the flop, with the big blind's
+      option, and the smallest raise is to twice the straddle (rules_engine.games.flop).
     """
 
     stacks: tuple[int, ...]
@@ -134,6 +138,7 @@ class HandSetup:
     reshuffle: tuple[Card, ...] | None = None
     posts: tuple[int, ...] = ()
     dead: tuple[int, ...] = ()
+    straddle: int = 0
 
     def __post_init__(self) -> None:
         # Accept lists from callers; store tuples so the value stays hashable and frozen.
@@ -160,7 +165,7 @@ class HandSetup:
             "check_buy_in": self.check_buy_in,
         }
         # The optional fields only when set, so a Patch-Patch setup reads as it always did.
-        for name in ("ante", "bring_in", "small_bet", "big_bet"):
+        for name in ("ante", "bring_in", "small_bet", "big_bet", "straddle"):
             value = getattr(self, name)
             if value:
                 out[name] = value
@@ -193,6 +198,7 @@ class HandSetup:
                 reshuffle=None if reshuffle is None else _read_cards(reshuffle, "reshuffle"),
                 posts=tuple(data.get("posts") or ()),
                 dead=tuple(data.get("dead") or ()),
+                straddle=data.get("straddle", 0),
             )
         except (KeyError, TypeError) as exc:
             raise SetupError(f"a hand setup needs stacks, button and blinds ({exc})") from None

@@ -214,7 +214,7 @@ class ClassicGame:
                 "the blinds must be whole numbers with 0 < small blind <= big blind, "
                 f"not {sb!r}-{bb!r}"
             )
-        for name in ("ante", "bring_in", "small_bet", "big_bet"):
+        for name in ("ante", "bring_in", "small_bet", "big_bet", "straddle"):
             value = getattr(setup, name)
             if not _is_int(value) or value < 0:
                 raise SetupError(f"{name.replace('_', ' ')} must be a whole number of chips, not {value!r}")
@@ -244,6 +244,7 @@ class ClassicGame:
             if len(setup.deck) < need:
                 raise SetupError(f"{n} players need {need} cards, the deck has {len(setup.deck)}")
         cls._validate_posts(setup, n)
+        cls._validate_straddle(setup, n)
         cls.validate_extra(setup)
 
     @classmethod
@@ -262,6 +263,25 @@ class ClassicGame:
             blinds = ((setup.button + 1) % n, (setup.button + 2) % n)
             if any(p in blinds for p in posts):
                 raise SetupError("the small and big blind's seats post their own blinds, not another")
+
+    @classmethod
+    def _validate_straddle(cls, setup: HandSetup, n: int) -> None:
+        """A straddle: twice the big blind, from the seat left of the big blind, in no-limit or
+        pot-limit Hold'em and Omaha with three players or more, a seat that is not also posting
+        to come in and has more chips than the straddle."""
+        if not setup.straddle:
+            return
+        if cls.FAMILY != "flop" or cls.STRUCTURE == "fixed-limit":
+            raise SetupError(f"{cls.name} has no straddle (no-limit and pot-limit Hold'em and Omaha only)")
+        if setup.straddle != 2 * setup.big_blind:
+            raise SetupError(f"a straddle is twice the big blind ({2 * setup.big_blind}), not {setup.straddle}")
+        if n < 3:
+            raise SetupError("heads-up nobody straddles")
+        seat = (setup.button + 3) % n
+        if seat in setup.posts or seat in setup.dead:
+            raise SetupError("the seat left of the big blind posts to come in this hand: it cannot straddle too")
+        if setup.stacks[seat] <= setup.straddle:
+            raise SetupError(f"seat {seat} has {setup.stacks[seat]} chips: a straddle needs more than {setup.straddle}")
 
     @classmethod
     def validate_extra(cls, setup: HandSetup) -> None:
@@ -319,6 +339,7 @@ def _replace(setup: HandSetup, **changes: Any) -> HandSetup:
         for name in (
             "stacks", "button", "small_blind", "big_blind", "speed", "public", "deck",
             "check_buy_in", "ante", "bring_in", "small_bet", "big_bet", "reshuffle", "posts", "dead",
+            "straddle",
         )
     }  # fmt: skip
     fields.update(changes)

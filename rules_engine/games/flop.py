@@ -36,6 +36,12 @@ Decisions where the rulebook is silent (see also :mod:`rules_engine.games.classi
 * Pre-flop the big blind has the option: when everyone has called it may check (the round
   ends) or raise. Check-raising is allowed on every street.
 * Up to 10 players (Omaha uses at most 48 cards with ten).
+* A straddle (``HandSetup.straddle``, no-limit and pot-limit only, three players or more): the
+  seat left of the big blind posts twice the big blind, live, before the cards. Pre-flop the
+  seat after it acts first and the straddler last, with the option when everyone has called; the
+  straddle counts as a raise of its own size, so the smallest raise is to twice the straddle (the
+  card-room practice; PokerKit allows a raise by the big blind's size, a smaller one). After the
+  flop the smallest bet is the big blind again.
 """
 
 from __future__ import annotations
@@ -77,6 +83,7 @@ class FlopState(ClassicState):
 
     PHASES: ClassVar[tuple[str, ...]] = ("preflop", "flop", "turn", "river", "over")
     game: type[FlopGame]
+    straddle_seat: int | None = None
 
     def _begin(self) -> list[Event]:
         ev: list[Event] = []
@@ -101,8 +108,19 @@ class FlopState(ClassicState):
         for seat, amount in ((sb, self.setup.small_blind), (bb, self.setup.big_blind)):
             paid = bet.post(seat, amount)
             ev.append(Event("blind", seat=seat, amount=paid))
+        first = (bb + 1) % n
+        straddle = self.setup.straddle
+        if straddle:
+            # A live third blind (validated: three players or more, twice the big blind, a seat
+            # with more chips): it counts as a raise the size of the straddle, so the smallest
+            # raise is to twice it; the seat after it opens and the straddler acts last.
+            self.straddle_seat = first
+            paid = bet.post(first, straddle)
+            bet.last_raise = straddle
+            ev.append(Event("straddle", seat=first, amount=paid))
+            first = (first + 1) % n
         self._post_big_blinds(ev)
-        self._open_round((bb + 1) % n, ev, preflop=True)
+        self._open_round(first, ev, preflop=True)
         self._start_over(ev)
         return ev
 
@@ -121,6 +139,9 @@ class FlopState(ClassicState):
             ev.append(Event(name, cards=cards))
             if self._open_round((self.button + 1) % self.n, ev):
                 return
+
+    def _table_view(self) -> dict[str, Any]:
+        return {"straddle_seat": self.straddle_seat, "straddle": self.setup.straddle}
 
     # -- values -------------------------------------------------------------------------------
 

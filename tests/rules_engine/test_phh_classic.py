@@ -167,7 +167,7 @@ def nt(*lines: str, **swap: str) -> str:
     ("text", "error", "message"),
     [
         (nt().replace("antes = [0, 0, 0]", "antes = [0, 1, 0]"), HistoryError, "antes must be the same"),
-        (nt().replace("[5, 10, 0]", "[5, 10, 20]"), HistoryError, "no straddles"),
+        (nt().replace("[5, 10, 0]", "[5, 10, 30]"), HistoryError, "p3 may straddle twice the big blind"),
         (nt().replace("min_bet = 10", "min_bet = 20"), HistoryError, "min_bet"),
         (nt("p1 cc"), OutOfTurn, "p3's turn"),
         (nt("p3 cbr 15"), IllegalAction, "may not raise to 15"),

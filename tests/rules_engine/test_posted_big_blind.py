@@ -69,7 +69,7 @@ def test_a_phh_forced_bet_other_than_the_big_blind_is_refused() -> None:
     state = _start("NT", (4,))
     for forced in ("[5, 10, 0, 20, 0]", "[5, 10, 0, 10, 0]", "[5, 10, 0, -5, 0]"):
         text = to_phh(state).replace("blinds_or_straddles = [5, 10, 0, -10, 0]", f"blinds_or_straddles = {forced}")
-        with pytest.raises(RulesError, match="no straddles"):
+        with pytest.raises(RulesError, match="p3 may straddle twice the big blind"):
             replay_phh(text)
 
 
