@@ -65,6 +65,8 @@ _PRE = gettext_noop("Before your turn")
 _POST_BB = gettext_noop("Post a big blind to play now")
 _POST_MISSED = gettext_noop("Post the blinds you missed to play now")
 _WAIT_BB = gettext_noop("Wait for the big blind instead")
+_STRADDLE = gettext_noop("Straddle")
+_STRADDLE_TITLE = gettext_noop("Post twice the big blind whenever you sit left of it, before the cards; on until you turn it off")
 _CHECK_FOLD = gettext_noop("Check/fold")
 _MORE_TIME = gettext_noop("More time +%(n)s s")
 _BANK_LEFT = gettext_noop("Time bank: %(n)s s left")
@@ -373,6 +375,10 @@ def _panel(get: Any, phase: Any, arranging: Any) -> str:
         out.append(f'<button type="button" class="act act--quiet act--post" data-action="post_bb">{label}</button>')
     elif choice == "wait":
         out.append(f'<button type="button" class="act act--quiet act--post" data-action="wait_bb">{_t(_WAIT_BB)}</button>')
+    straddle = get("straddle")
+    if straddle is not None:
+        out.append(f'<button type="button" class="act act--quiet act--straddle" data-action="straddle_{"off" if straddle else "on"}"'
+                   f' aria-pressed="{"true" if straddle else "false"}" title="{_t(_STRADDLE_TITLE)}">{_t(_STRADDLE)}</button>')
     out.append('\n      <span class="panel__spacer"></span>\n      ')
     if get("on_break"):
         back = _t("I'm back")

@@ -245,6 +245,23 @@ def table_host_game(*, table_id: int, by: Any, game: Any) -> str:
     return when
 
 
+def table_host_straddles(*, table_id: int, by: Any, on: bool) -> None:
+    """Let the players straddle (in no-limit and pot-limit Hold'em and Omaha), or stop it. A hand
+    being played keeps the straddle it was dealt with; the next deal follows the setting."""
+    _host_table(table_id, by)
+    with transaction.atomic():
+        table = services._lock_table(table_id)
+        if table.status == Table.Status.CLOSED or table.close_after_hand:
+            raise TableError(_("This table is closed."))
+        if table.is_public and table.club_id is None:
+            raise TableError(_("Public tables play without straddles."))
+        if table.straddles == on:
+            return
+        table.straddles = on
+        hotsql.save(table, ["straddles"])
+        services._bump(table)
+
+
 def table_host_sit_out(*, table_id: int, by: Any, user_id: int) -> None:
     """Put a player on a break from the next hand (they come back with "I'm back")."""
     _host_table(table_id, by)

@@ -74,6 +74,9 @@ class Table(models.Model):
     level_left_s = models.PositiveIntegerField(null=True, blank=True)
     # A freeze-out being played, or the last one's places (tables.freezeout); None: none.
     freezeout = models.JSONField(null=True, blank=True, default=None)
+    # The host lets players straddle: in no-limit and pot-limit Hold'em and Omaha the seat left of
+    # the big blind may post twice it before the cards (Seat.straddle; rules_engine.games.flop).
+    straddles = models.BooleanField(default=False)
     version = models.BigIntegerField(default=0)
     button_seat = models.SmallIntegerField(default=-1)
     hands_played = models.PositiveIntegerField(default=0)
@@ -135,6 +138,9 @@ class Seat(models.Model):
     # TIME_BANK_REFILL seconds a hand played since, up to TIME_BANK_SECONDS (tables.models.time_bank_left).
     time_bank = models.PositiveIntegerField(default=TIME_BANK_SECONDS)
     time_bank_at = models.PositiveIntegerField(default=0)
+    # "Straddle": post a straddle whenever this seat is left of the big blind, at a table that
+    # allows them (Table.straddles), until turned off.
+    straddle = models.BooleanField(default=False)
     joined = models.DateTimeField(auto_now_add=True)
 
     class Meta:

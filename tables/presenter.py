@@ -89,7 +89,7 @@ def action_label(kind: str, amount: int) -> str:
 
 # The word a seat shows for its last act in the round (msgids; the seat list translates them).
 ACT_WORDS = {"check": "check", "call": "call", "bet": "bet", "raise": "raise", "all_in": "raise",
-             "complete": "complete", "bring_in": "bring-in"}
+             "complete": "complete", "bring_in": "bring-in", "straddle": "straddle"}
 
 
 # The quick sizes offered next to the bet slider: a fraction of a pot-sized bet or raise.

@@ -305,6 +305,8 @@ def table_context(*, table_id: int, user: Any, version_hint: int | None = None,
         "can_show": bool(me is not None and hand is not None and hand.ended is not None
                          and me not in _shown(hand, state) and (hand.deadline is not None or table.game == "BB")),
         "bb_choice": _bb_choice(my_seat, seats),
+        # "Straddle" (kept on until turned off), where the host allows them and the game takes one.
+        "straddle": None if my_seat is None or not table.straddles or not _takes_straddle(table.game) else bool(my_seat.straddle),
         "time_bank": _time_bank(table, hand, my_seat, view, me),
         "last_act": _last_act(state, hand, seat_dicts),
     })
@@ -334,6 +336,12 @@ def _last_act(state: Any, hand: Any, seat_dicts: list[dict[str, Any]]) -> tuple[
     seat_no = hand.players[act.seat][0]
     name = next((d["name"] for d in seat_dicts if d["no"] == seat_no and not d["empty"]), "")
     return (len(log), f"{name}: {gettext(word)}", act.seat) if name else None
+
+
+def _takes_straddle(game: str) -> bool:
+    from tables.services import game_takes_straddle
+
+    return game_takes_straddle(game)
 
 
 def _time_bank(table: Any, hand: Any, my_seat: Any, view: dict[str, Any] | None, me: int | None) -> dict[str, int] | None:

@@ -57,7 +57,8 @@ ENGINE_ACTIONS = frozenset(
      "bet", "raise", "complete", "bring_in", "draw"}
 )
 ARRANGE_ACTIONS = frozenset({"swap", "arrange", "done"})
-TABLE_ACTIONS = frozenset({"sit_out", "im_back", "new_session", "show_cards", "post_bb", "wait_bb", "time"})
+TABLE_ACTIONS = frozenset({"sit_out", "im_back", "new_session", "show_cards", "post_bb", "wait_bb", "time",
+                           "straddle_on", "straddle_off"})
 
 
 class TableError(ValueError):
@@ -519,6 +520,12 @@ def table_act(*, table_id: int, user: AbstractBaseUser, message: dict[str, Any])
             _show_cards(table, seat)
         elif action == "time":
             _more_time(table, seat, version)
+        elif action in ("straddle_on", "straddle_off"):
+            # Kept on the seat until turned off; each deal checks it (_straddle).
+            if action == "straddle_on" and not straddles_on(table):
+                raise TableError(_("This table does not play straddles."))
+            seat.straddle = action == "straddle_on"
+            seat.save(update_fields=["straddle"])
         elif action in ("post_bb", "wait_bb"):
             if not seat.wait_bb:
                 raise TableError(_("You are already dealt in: there is no big blind to post."))
@@ -928,6 +935,33 @@ def _least_stack(table: Table) -> int:
     return 1 if levels.on(table) else table.big_blind
 
 
+def straddles_on(table: Table) -> bool:
+    """Whether a player at ``table`` may straddle now: the host allows it and the game dealt is
+    no-limit or pot-limit Hold'em or Omaha (rules_engine.games.flop)."""
+    return table.straddles and game_takes_straddle(table.game)
+
+
+def game_takes_straddle(game: str) -> bool:
+    """No-limit and pot-limit Hold'em and Omaha: the games a straddle is played in."""
+    variant = _variant_or_none(game)
+    return getattr(variant, "FAMILY", "") == "flop" and getattr(variant, "STRUCTURE", "") != "fixed-limit"
+
+
+def _straddle(table: Table, ready: list[Seat], button: int, posted: list[int], dead: list[int]) -> int:
+    """The straddle of the hand about to be dealt (0 for none): twice the big blind, when the
+    seat left of the big blind (``ready[button + 3]``, three players or more) asked for it, is not
+    posting to come in and has more chips than that. Otherwise the hand is dealt without one."""
+    n = len(ready)
+    if n < 3 or not straddles_on(table):
+        return 0
+    seat = ready[(button + 3) % n]
+    amount = 2 * table.big_blind
+    if (not seat.straddle or seat.sitting_out or seat.seat_no in posted or seat.seat_no in dead
+            or int(seat.stack) <= amount):
+        return 0
+    return amount
+
+
 def _blind_game(table: Table) -> bool:
     """Hold'em, Omaha and draw: the ring games with blinds that rotate (GAMES.md section 3).
     Stud and Baseball ante every hand; Patch-Patch seats two or three and deals everyone in."""
@@ -1122,7 +1156,8 @@ def _start_hand_if_ready(table: Table) -> Hand | None:
     deck = Deck.shuffled(secrets.SystemRandom()).order
     commit = fairness.ShuffleCommitment.create(deck)
     setup = dataclasses.replace(setup, deck=deck, posts=tuple(seat_nos.index(n) for n in posted),
-                                dead=tuple(seat_nos.index(n) for n in dead))
+                                dead=tuple(seat_nos.index(n) for n in dead),
+                                straddle=0 if units else _straddle(table, ready, setup.button, posted, dead))
     if getattr(variant, "FAMILY", "") == "draw":
         setup = dataclasses.replace(setup, reshuffle=fairness.reshuffle_order(commit))
     state = variant.start(setup)

@@ -264,6 +264,25 @@ def table_host_freezeout(request: HttpRequest, table_id: int) -> HttpResponseRed
 
 @require_POST
 @login_required
+def table_host_straddles(request: HttpRequest, table_id: int) -> HttpResponseRedirect:
+    """Straddles allowed or not (no-limit and pot-limit Hold'em and Omaha)."""
+    table = _hosted_table(request, table_id)
+    on = request.POST.get("on", "")
+    if on not in ("0", "1"):
+        messages.error(request, _("Say whether straddles are allowed."))
+        return _back(table.id)
+    try:
+        hosting.table_host_straddles(table_id=table.id, by=request.user, on=on == "1")
+    except services.TableError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(request, _("Players may straddle from the next hand.") if on == "1"
+                         else _("No more straddles from the next hand."))
+    return _back(table.id)
+
+
+@require_POST
+@login_required
 def table_seat_request_answer(request: HttpRequest, table_id: int, request_id: int, answer: str) -> HttpResponseRedirect:
     table = _hosted_table(request, table_id)
     if answer not in ("approve", "decline"):

@@ -281,6 +281,7 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
     # the big hitter); the picture's empty seats choose one too (static/js/table.js).
     context["seat_options"] = _seat_options(context.get("seat_rows") or [])
     context["free_seats"] = [o for o in context["seat_options"] if o["free"]]
+    context["straddles_on"] = services.straddles_on(table)  # the header says so
     context["chat_may_write"] = chat.may_write(table=table, user=request.user)
     context["chat_moderates"] = chat.moderates(table=table, user=request.user)
     context["chat_muted"] = context["chat_may_write"] and chat.is_muted(table_id=table.id, user=request.user)
@@ -366,11 +367,15 @@ def _host_panel_context(table: Table, viewer_id: int | None = None) -> dict[str,
         "on": freezeout.running(table), "choices": levels.MINUTES,
         "minutes": table.level_minutes if levels.on(table) else 15,
     }
+    # Straddles: for the games that take one (no-limit and pot-limit Hold'em and Omaha), offered
+    # at every table whose games a host picks, so that dealer's choice may turn to one.
+    straddles = None if table.game == "BB" or (table.is_public and table.club_id is None) else {
+        "on": table.straddles, "game_takes": services.game_takes_straddle(table.game)}
     # At a club table: members' requests for club chips wait on the club's page; say how many.
     chip_requests = len(club_selectors.pending_chip_requests(club=table.club)) if table.club_id is not None else 0
     return {"requests": requests, "players": players, "others": others, "club": table.club_id is not None, "terms": terms,
             "game_choice": choice, "levels": level_choice, "freezeout": fo_choice,
-            "chip_requests": chip_requests}
+            "chip_requests": chip_requests, "straddles": straddles}
 
 
 def _buy_in_context(request: HttpRequest, table: Table) -> dict[str, Any]:

@@ -121,6 +121,8 @@ class FlopState(ClassicState):
             first = (first + 1) % n
         self._post_big_blinds(ev)
         self._open_round(first, ev, preflop=True)
+        if self.straddle_seat is not None and not bet.all_in[self.straddle_seat]:
+            self.acts[self.straddle_seat] = "straddle"  # the seat says so until it acts
         self._start_over(ev)
         return ev
 

@@ -168,7 +168,7 @@
     for (var title in boards) if (boards[title] !== boardsBefore[title]) lines.push(title + ": " + boards[title]);
     if (wins && wins !== winsBefore) lines.push(wins);
     if (turnCame) {
-      var buttons = root.querySelectorAll(".panel [data-action]:not([data-action=sit_out]), .panel [data-draw]"), labels = [];
+      var buttons = root.querySelectorAll(".panel [data-action]:not([data-action=sit_out]):not(.act--straddle), .panel [data-draw]"), labels = [];
       for (var i = 0; i < buttons.length; i++) {
         var b = buttons[i], label = b.getAttribute("aria-label");
         if (!label) {  // the words, without the key's <kbd>

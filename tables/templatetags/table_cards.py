@@ -155,6 +155,7 @@ _MSGIDS = (
     gettext_noop("split"), gettext_noop("Board %(n)s"),
     # A seat's last act in the round (tables.presenter.ACT_WORDS).
     gettext_noop("check"), gettext_noop("call"), gettext_noop("raise"), gettext_noop("complete"), gettext_noop("bring-in"),
+    gettext_noop("straddle"),
 )
 
 

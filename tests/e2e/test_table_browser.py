@@ -296,16 +296,20 @@ def test_a_player_who_closes_the_table_is_marked_away(browser: Any, fast_server:
     host.context.close()
 
 
-def _seated_at_a_paused_private_table(browser: Any, base: str, names: tuple[str, str],
-                                     viewport: dict[str, int]) -> tuple[Any, Any]:
-    """Two new players: the first opens a private two-seat table and pauses it (so a freeze-out
-    can start between hands), the second comes by its invite link, both sit down. Returns their
-    pages, the host's loaded again with its host controls up to date."""
+def _seated_at_a_paused_private_table(browser: Any, base: str, names: tuple[str, ...],
+                                     viewport: dict[str, int], game: str = "") -> tuple[Any, ...]:
+    """New players: the first opens a private table of as many seats as there are names (of
+    ``game``, else the form's first) and pauses it (so a freeze-out can start between hands), the
+    others come by its invite link, all sit down. Returns their pages, the host's loaded again
+    with its host controls up to date."""
     tag = uuid.uuid4().hex[:5]
-    host, guest = (_sign_up(browser, base, f"{n}{tag}", viewport) for n in names)
+    pages = [_sign_up(browser, base, f"{n}{tag}", viewport) for n in names]
+    host = pages[0]
     host.goto(base + "/tables/new/")
     host.fill("input[name=name]", f"Freeze {tag}")
-    host.select_option("select[name=max_seats]", "2")
+    if game:
+        host.select_option("select[name=game]", game)
+    host.select_option("select[name=max_seats]", str(len(names)))
     host.check("input[name=visibility][value=private]")
     host.click("main form button[type=submit]")
     host.wait_for_url(re.compile(r".*/tables/\d+/invite/$"))  # the invite link, to send to friends
@@ -313,12 +317,38 @@ def _seated_at_a_paused_private_table(browser: Any, base: str, names: tuple[str,
     host.goto(invite.split("?", 1)[0])
     with host.expect_navigation():
         host.click("#host-panel button:has-text('Pause after this hand')")
-    guest.goto(invite)
-    for page in (host, guest):
+    for guest in pages[1:]:
+        guest.goto(invite)
+    for page in pages:
         page.click("form.sit button")
         page.wait_for_load_state()
     host.reload()
-    return host, guest
+    return tuple(pages)
+
+
+def test_a_host_allows_straddles_and_a_player_straddles(browser: Any, fast_server: str, screenshot: Any) -> None:
+    """The host allows straddles; every player turns on "Straddle" (three-handed the button's seat
+    is left of the big blind), and the hand dealt shows the straddle on that seat to everyone."""
+    pages = _seated_at_a_paused_private_table(browser, fast_server, ("sam", "tia", "uri"), PHONE, game="NT")
+    host = pages[0]
+    assert pages[1].locator(".act--straddle").count() == 0
+    with host.expect_navigation():
+        host.click("#host-panel .hostpanel__straddles button[type=submit]")
+    assert "Players may straddle from the next hand." in host.locator("main").inner_text()
+    for page in pages:
+        page.reload()
+        button = page.locator(".act--straddle")
+        assert button.get_attribute("aria-pressed") == "false"
+        button.click()
+        page.wait_for_selector('.act--straddle[aria-pressed="true"]', timeout=10_000)
+    with host.expect_navigation():
+        host.click("#host-panel button:has-text('Resume')")
+    for page in pages:
+        _wait(page, ".phase-preflop")
+        page.wait_for_selector(".seat .seat__act:has-text('straddle')", timeout=10_000)
+    screenshot(pages[1], "phone-straddle")
+    for p in pages:
+        p.context.close()
 
 
 def test_a_host_starts_a_freezeout_and_calls_it_off(browser: Any, fast_server: str, screenshot: Any) -> None:

@@ -33,6 +33,7 @@ def test_the_straddle_is_a_live_third_blind_and_the_seat_after_it_opens() -> Non
     assert _legal(state)["raise"] == (40, 1000)
     view = state.view_for(None)
     assert view["straddle_seat"] == 3 and view["straddle"] == 20
+    assert [p["act"] for p in view["players"]] == [None, None, None, "straddle"]
 
 
 def test_the_straddler_acts_last_with_the_option() -> None:
@@ -42,6 +43,7 @@ def test_the_straddler_acts_last_with_the_option() -> None:
         state.apply(Action(seat, "call"))
     assert state.to_act == 3 and state.phase == "preflop"
     assert set(_legal(state)) == {"check", "raise"}  # the option, as a big blind has it
+    assert state.view_for(3)["players"][3]["act"] == "straddle"
     state.apply(Action(3, "check"))
     assert state.phase == "flop" and state.pot == 80
     # After the flop the smallest bet is the big blind again.
