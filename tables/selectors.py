@@ -76,8 +76,9 @@ def live_games() -> list[tuple[str, str]]:
 
 
 def can_watch(*, table_id: int, user: Any, invite_code: str = "", invited_tables: list[int] | None = None) -> bool:
-    """Public tables are open to anyone; private ones to their players, their creator and
-    whoever holds the table's secret invite link; a club's tables to the club's members."""
+    """Public tables are open to anyone; private ones to their players (and whoever ever played
+    there), their creator and whoever holds the table's secret invite link; a club's tables to
+    the club's members."""
     from tables.models import Seat, Table
 
     table = Table.objects.filter(id=table_id).first()
@@ -99,7 +100,16 @@ def can_watch(*, table_id: int, user: Any, invite_code: str = "", invited_tables
         return False
     if table.created_by_id == user.pk:
         return True
-    return Seat.objects.filter(table=table, user=user).exists()
+    if Seat.objects.filter(table=table, user=user).exists():
+        return True
+    # A player who once played here (bought in; Baseball: a balance) keeps the table in sight,
+    # its ledger and hands included, after standing up or going out of a freeze-out, from any
+    # browser: the invite link they came by was remembered in one session only.
+    from club.models import LedgerEntry
+    from tables.models import UnitsEntry
+
+    return (LedgerEntry.objects.filter(account=f"table:{table.id}", user=user).exists()
+            or UnitsEntry.objects.filter(table=table, user=user).exists())
 
 
 def lobby_tables() -> list[Any]:
