@@ -280,8 +280,9 @@ class ClassicGame:
         seat = (setup.button + 3) % n
         if seat in setup.posts or seat in setup.dead:
             raise SetupError("the seat left of the big blind posts to come in this hand: it cannot straddle too")
-        if setup.stacks[seat] <= setup.straddle:
-            raise SetupError(f"seat {seat} has {setup.stacks[seat]} chips: a straddle needs more than {setup.straddle}")
+        need = setup.straddle + setup.ante  # the ante goes in first
+        if setup.stacks[seat] <= need:
+            raise SetupError(f"seat {seat} has {setup.stacks[seat]} chips: a straddle needs more than {need}")
 
     @classmethod
     def validate_extra(cls, setup: HandSetup) -> None:

@@ -118,7 +118,18 @@ def random_setup(code: str, rng: random.Random) -> HandSetup:
         rng.choice((rng.randint(floor, 8 * bb), rng.randint(floor, 60 * bb), rng.randint(20 * bb, 300 * bb)))
         for _ in range(n)
     )
-    return HandSetup(**{**_fields(setup), "stacks": stacks, "deck": Deck.shuffled(rng).order})
+    deck = Deck.shuffled(rng).order
+    # A straddle (HandSetup.straddle) in a quarter of the no-limit and pot-limit flop hands of
+    # three or more, drawn from the deck so the other hands' draws stay as they were. Our smallest
+    # raise over it (twice the straddle) is above PokerKit's (the straddle plus the big blind):
+    # the raises both allow are played, and whose turn it is (the straddler last) must agree.
+    extra: dict[str, Any] = {}
+    spot = (setup.button + 3) % n
+    if (code in ("NT", "PO") and n >= 3 and spot not in setup.posts and spot not in setup.dead
+            and random.Random(str(deck[:4])).random() < 0.25):
+        extra["straddle"] = 2 * bb
+        stacks = tuple(max(s, 2 * bb + setup.ante + 1) if i == spot else s for i, s in enumerate(stacks))
+    return HandSetup(**{**_fields(setup), "stacks": stacks, "deck": deck, **extra})
 
 
 def _fields(setup: HandSetup) -> dict[str, Any]:
@@ -153,6 +164,8 @@ class Pair:
             antes = [setup.ante] * n
             for seat in setup.posts:
                 forced[self.pk_of[seat]] = -setup.big_blind
+            if setup.straddle:
+                forced[2] = setup.straddle  # p3, left of the big blind
             for seat in setup.dead:
                 antes[self.pk_of[seat]] += setup.small_blind
             ante: Any = tuple(antes) if setup.dead else setup.ante
@@ -406,6 +419,8 @@ def run_direction(code: str, driver: str, hands: int) -> Counter[str]:
             counts["posted big blinds"] += 1
         if pair.ours.setup.dead:
             counts["dead small blinds"] += 1
+        if pair.ours.setup.straddle:
+            counts["straddles"] += 1
         if pair.ours.result.showdown:
             counts["showdowns"] += 1
         if len(pair.ours.result.pots) > 1:
@@ -442,6 +457,8 @@ def test_random_hands_reach_the_same_finishing_stacks(
     if get_variant(code).FAMILY in ("flop", "draw"):  # and big blinds posted to come in
         assert counts["posted big blinds"] > HANDS_PER_DIRECTION // 50
         assert counts["dead small blinds"] > HANDS_PER_DIRECTION // 50
+    if code in ("NT", "PO"):  # and straddles
+        assert counts["straddles"] > HANDS_PER_DIRECTION // 20
     documented = {
         "differs: raise sizes",
         "differs: raise allowed by us only",

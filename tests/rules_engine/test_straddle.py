@@ -84,6 +84,7 @@ def test_a_newcomer_posting_elsewhere_calls_the_straddle() -> None:
     ("NT", 4, {"straddle": 30}, "twice the big blind"),
     ("NT", 5, {"posts": (3,)}, "cannot straddle too"),
     ("NT", 4, {"stacks": (1000, 1000, 1000, 20)}, "needs more than 20"),
+    ("NT", 4, {"stacks": (1000, 1000, 1000, 24), "ante": 5}, "needs more than 25"),
     ("PP", 3, {}, "no straddle"),
 ])
 def test_straddles_that_cannot_be_are_refused(code: str, n: int, kw: dict, words: str) -> None:
