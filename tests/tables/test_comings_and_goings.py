@@ -48,18 +48,22 @@ def test_random_comings_and_goings_lose_no_chip(monkeypatch: pytest.MonkeyPatch)
     assert seen["dead"] > 0, "no dead small blind was ever paid: the test did not test it"
     assert seen["hands"] > 60
     assert seen["replayed"] > 0, "no history with a post or a dead blind was replayed"
+    assert seen["straddles"] > 0, "nobody ever straddled: the test did not test it"
 
 
 def _play(game: str, seed: int, steps: int = 500) -> Counter[str]:
     rng = random.Random(seed)
     table = services.table_create(creator=None, name="busy", small_blind=5, big_blind=10, max_seats=6, game=game)
+    # Straddles allowed (a host's setting, tables.hosting; this table has no host): they come
+    # and go with the players' "Straddle" buttons below. Five-card draw refuses them.
+    Table.objects.filter(pk=table.id).update(straddles=True)
     people = [make_user(f"cg{seed}_{i}") for i in range(8)]
     for u in people[:3]:
         services.table_take_seat(table_id=table.id, user=u, buy_in=rng.choice([200, 500, 1000]))
     services.table_sweep(now=timezone.now() + dt.timedelta(minutes=1))
     table.refresh_from_db()
     assert Hand.objects.filter(table=table).exists()
-    posted_seen = bb_seen = dead_seen = replayed = 0
+    posted_seen = bb_seen = dead_seen = replayed = straddled = 0
     last_checked = 0
     for _step in range(steps):
         table.refresh_from_db()
@@ -73,7 +77,8 @@ def _play(game: str, seed: int, steps: int = 500) -> Counter[str]:
                 if rng.random() < 0.5:
                     _say(table, u, "post_bb")
         elif roll < 0.09 and seated:  # a waiting player changes their mind, or anyone tries
-            _say(table, get_user_model().objects.get(pk=rng.choice(list(seated))), rng.choice(["post_bb", "wait_bb"]))
+            _say(table, get_user_model().objects.get(pk=rng.choice(list(seated))),
+                 rng.choice(["post_bb", "wait_bb", "straddle_on", "straddle_on", "straddle_off"]))
         elif roll < 0.16 and seated:  # a break, or back from one
             _say(table, get_user_model().objects.get(pk=rng.choice(list(seated))), rng.choice(["sit_out", "im_back"]))
         elif roll < 0.18 and len(seated) > 2:  # someone leaves, maybe mid-hand
@@ -97,6 +102,13 @@ def _play(game: str, seed: int, steps: int = 500) -> Counter[str]:
             assert not blinds & set(posts)
             # A dead small blind is paid by someone back from a break, never by the blinds.
             assert not blinds & {seat_of[i] for i in state.setup.dead}
+            if state.setup.straddle:
+                # From the seat left of the big blind, three players or more, not posting too.
+                spot = (state.button + 3) % len(seat_of)
+                assert len(seat_of) >= 3 and [e.seat for e in state.start_events if e.kind == "straddle"] == [spot]
+                assert spot not in state.setup.posts and spot not in state.setup.dead
+                assert Seat.objects.filter(table=table, seat_no=seat_of[spot], straddle=True).exists() or hand.ended
+                straddled += 1
             posted_seen += len(posts)
             dead_seen += len(state.setup.dead)
             bb_seen += 1
@@ -105,9 +117,10 @@ def _play(game: str, seed: int, steps: int = 500) -> Counter[str]:
         assert total == 0
         # Its stored history says who posted and who paid dead, and replays to the same stacks.
         state = get_variant(game).from_json(hand.state)
-        if state.setup.posts or state.setup.dead:
+        if state.setup.posts or state.setup.dead or state.setup.straddle:
             parsed = parse_phh(hand.phh)
             assert (parsed.setup.posts, parsed.setup.dead) == (state.setup.posts, state.setup.dead)
+            assert parsed.setup.straddle == state.setup.straddle
             assert parsed.state.stacks == state.stacks
             replayed += 1
     for s in list(Seat.objects.filter(table=table)):
@@ -119,4 +132,4 @@ def _play(game: str, seed: int, steps: int = 500) -> Counter[str]:
         if not act_once(table, rng, passive=True):
             services.table_sweep(now=timezone.now() + dt.timedelta(minutes=5))
     assert _total_chips() == _granted()
-    return Counter(posted=posted_seen, dead=dead_seen, hands=bb_seen, replayed=replayed)
+    return Counter(posted=posted_seen, dead=dead_seen, hands=bb_seen, replayed=replayed, straddles=straddled)
