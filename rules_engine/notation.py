@@ -1015,7 +1015,8 @@ class ClassicNotation(VariantNotation):
     Player order is PHH's: p1 is the first seat left of the button and pN the button, so in
     button games p1 posts the small blind (heads-up p1 is the big blind: phh-std reverses the
     blinds for two players) and in stud p1 is the first seat dealt. ``blinds_or_straddles`` is
-    written ``[sb, bb, 0, ...]``; ``antes`` are uniform. Burn cards are not written (``d db``
+    written ``[sb, bb, 0, ...]`` (p3's straddle of twice the big blind in place of its 0, and minus
+    the big blind for a player posting one to come in); ``antes`` are uniform. Burn cards are not written (``d db``
     lists only board cards). Every hand still in at the showdown is shown (``pN sm CARDS``),
     right after the betting is over, in order from the first bettor of the final round (the
     first seat to act when nobody bet).
