@@ -127,6 +127,7 @@ def table_create(
     *, creator: AbstractBaseUser | None, name: str, small_blind: int, big_blind: int,
     speed: str = "medium", max_seats: int = 3, is_public: bool = True, game: str = "PP",
     min_buy_in_bb: int = 5, max_buy_in_bb: int = 150, club: Any = None, seat_approval: bool = False,
+    straddles: bool = False,
 ) -> Table:
     """Open a table. A club table (``club``, opened by one of its hosts) is private to the club,
     plays any blinds and takes no rake; only games the live table can draw (``LIVE_GAMES``)."""
@@ -173,6 +174,7 @@ def table_create(
         max_seats=max_seats, is_public=is_public, created_by=creator,
         min_buy_in_bb=min_buy_in_bb, max_buy_in_bb=max_buy_in_bb,
         club=club, seat_approval=bool(club is not None and seat_approval),
+        straddles=bool(straddles and not is_public),  # public tables play without (DECISIONS.md)
     )
     transaction.on_commit(_lobby_changed)
     return table

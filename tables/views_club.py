@@ -36,6 +36,10 @@ class ClubTableForm(forms.Form):
                                    help_text=gettext_lazy("Patch-Patch seats two or three."))
     min_buy_in_bb = forms.IntegerField(label=gettext_lazy("Smallest buy-in, in big blinds"), min_value=1, max_value=10_000, initial=5)
     max_buy_in_bb = forms.IntegerField(label=gettext_lazy("Largest buy-in, in big blinds"), min_value=1, max_value=10_000, initial=150)
+    straddles = forms.BooleanField(
+        label=gettext_lazy("Straddles allowed"), required=False,
+        help_text=gettext_lazy("No-limit and pot-limit Hold'em and Omaha: a player may post twice the big blind from the seat left of it. The host can change it at the table."),
+    )
     seat_approval = forms.BooleanField(
         label=gettext_lazy("A host approves every seat"), required=False,
         help_text=gettext_lazy("Members ask for a seat and a host lets them sit. Hosts sit down directly."),

@@ -145,6 +145,10 @@ class TableForm(forms.Form):
         self.fields["game"].choices = selectors.live_games()
     visibility = forms.ChoiceField(label=gettext_lazy("Who can join"), choices=VISIBILITY, initial="public",
                                    widget=forms.RadioSelect)
+    straddles = forms.BooleanField(
+        label=gettext_lazy("Straddles allowed (private tables)"), required=False,
+        help_text=gettext_lazy("No-limit and pot-limit Hold'em and Omaha: a player may post twice the big blind from the seat left of it. The host can change it at the table."),
+    )
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
@@ -199,7 +203,7 @@ def table_new(request: HttpRequest) -> HttpResponse:
                 table = services.table_create(
                     creator=request.user, name=data["name"], small_blind=small_blind, big_blind=big_blind,
                     speed=data["speed"], max_seats=data["max_seats"], is_public=data["visibility"] == "public",
-                    game=data["game"],
+                    game=data["game"], straddles=data.get("straddles", False),
                 )
             except services.TableError as exc:
                 form.add_error(None, str(exc))

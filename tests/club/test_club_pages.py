@@ -243,6 +243,11 @@ def test_host_opens_a_club_table_from_the_form() -> None:
     bad = _client(p.host).post(url, {"name": "Bad", "game": "PP", "small_blind": "7", "big_blind": "7", "speed": "fast",
                                      "max_seats": "2", "min_buy_in_bb": "10", "max_buy_in_bb": "50"})
     assert bad.status_code == 200 and not Table.objects.filter(name="Bad").exists()
+    # Straddles allowed from the start (a no-limit Hold'em table): the form's box.
+    assert "Straddles allowed" in form
+    _client(p.host).post(url, {"name": "Late NL", "game": "NT", "small_blind": "5", "big_blind": "10", "speed": "fast",
+                               "max_seats": "6", "min_buy_in_bb": "10", "max_buy_in_bb": "50", "straddles": "on"})
+    assert Table.objects.get(name="Late NL").straddles and not table.straddles
 
 
 def test_club_table_page_buy_in_from_club_chips_and_404_for_outsiders() -> None:

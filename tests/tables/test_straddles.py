@@ -214,3 +214,19 @@ def test_games_without_a_straddle_deal_none(game: str) -> None:
     client = Client()
     client.force_login(users[0])
     assert "The game dealt now has no straddle." in client.get(reverse("table", args=[table.id])).content.decode()
+
+
+def test_a_table_is_opened_with_straddles_allowed() -> None:
+    creator = make_user("opener")
+    client = Client()
+    client.force_login(creator)
+    form = {"name": "Late game", "game": "NT", "stakes": "5-10", "speed": "medium", "max_seats": "6",
+            "straddles": "on"}
+    client.post(reverse("table_new"), {**form, "visibility": "private"})
+    private = Table.objects.get(name="Late game", is_public=False)
+    assert private.straddles
+    client.post(reverse("table_new"), {**form, "name": "Lobby game", "visibility": "public"})
+    assert not Table.objects.get(name="Lobby game").straddles  # public tables play without
+    client.post(reverse("table_new"), {**form, "name": "Plain game", "visibility": "private", "straddles": ""})
+    assert not Table.objects.get(name="Plain game").straddles
+    assert "Straddles allowed" in client.get(reverse("table_new")).content.decode()
