@@ -82,9 +82,12 @@ def _terms(table: Any) -> str:
     line saying what a host's change waiting for the hand's end will be."""
     if table is None or _get(table, "big_blind") is None:
         return ""
+    from tables.services import game_takes_straddle
+
     game, small, big, speed = _get(table, "game"), _get(table, "small_blind"), _get(table, "big_blind"), _get(table, "speed")
+    straddles = "on" if _get(table, "straddles") and game_takes_straddle(game) else "off"
     return (f' data-stakes="{_v(stakes_text(game, small, big))}" data-speed="{_t(_SPEEDS.get(speed, speed))}"'
-            f' data-big-blind="{_v(str(big))}" data-game="{_v(game_name(game))}"')
+            f' data-big-blind="{_v(str(big))}" data-game="{_v(game_name(game))}" data-straddles="{straddles}"')
 
 
 def _next_terms(table: Any) -> str:

@@ -318,6 +318,8 @@
     set("[data-table-stakes]", felt.getAttribute("data-stakes"));
     set("[data-table-speed]", felt.getAttribute("data-speed"));
     set("[data-table-game]", felt.getAttribute("data-game"));  // dealer's choice
+    var straddles = document.querySelector("[data-table-straddles]");  // a host allowed or stopped them
+    if (straddles) straddles.hidden = felt.getAttribute("data-straddles") !== "on";
     var bb = parseInt(felt.getAttribute("data-big-blind"), 10);
     if (!(bb > 0)) return;
     if (addChips && addChips.getAttribute("data-max-bb")) {

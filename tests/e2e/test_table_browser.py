@@ -336,7 +336,9 @@ def test_a_host_allows_straddles_and_a_player_straddles(browser: Any, fast_serve
         host.click("#host-panel .hostpanel__straddles button[type=submit]")
     assert "Players may straddle from the next hand." in host.locator("main").inner_text()
     for page in pages:
-        page.reload()
+        # The others' pages follow without a reload: the toggle, and the header's "straddles".
+        page.wait_for_selector(".act--straddle", timeout=10_000)
+        page.wait_for_selector("[data-table-straddles]", state="visible", timeout=10_000)
         button = page.locator(".act--straddle")
         assert button.get_attribute("aria-pressed") == "false"
         button.click()

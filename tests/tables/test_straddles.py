@@ -186,7 +186,8 @@ def test_the_host_panel_form_and_bad_input() -> None:
     client.force_login(users[0])
     page = client.get(reverse("table", args=[table.id])).content.decode()
     assert "hostpanel__straddles" in page and "Allow straddles" in page
-    assert "· <span title" not in page  # the header names straddles only when they are on
+    assert "<span data-table-straddles hidden>" in page  # the header names straddles only when they are on
+    assert 'data-straddles="off"' in page
     url = reverse("table_host_straddles", args=[table.id])
     for bad in ({}, {"on": "yes"}, {"on": "2"}):
         response = client.post(url, bad, follow=True)
@@ -196,7 +197,8 @@ def test_the_host_panel_form_and_bad_input() -> None:
     assert "Players may straddle from the next hand." in response.content.decode()
     assert Table.objects.get(pk=table.id).straddles
     assert "Stop straddles" in response.content.decode()
-    assert ">straddles</span>" in response.content.decode()  # the header says so
+    assert "<span data-table-straddles>" in response.content.decode()  # the header says so
+    assert 'data-straddles="on"' in response.content.decode()  # and the picture, for the others' headers
     # A guest's post changes nothing.
     guest = Client()
     guest.force_login(users[1])

@@ -37,7 +37,7 @@ from tests.tables.helpers import (
 # (``data-amount``) and the game on the felt (``data-game``, dealer's choice), and "More time"
 # from the time bank (``time_bank``), added since.
 PARTIAL = """
-  <section class="felt family-{{ family|default:'pp' }} phase-{{ phase|default:'waiting' }}{% if arranging %} is-arranging{% endif %}{% if bb %} game-bb{% endif %}"{% if table %} data-stakes="{{ table|stakes }}" data-speed="{{ table.get_speed_display }}" data-big-blind="{{ table.big_blind|stringformat:'d' }}" data-game="{{ table.game|game_name }}"{% endif %} aria-label="{% translate 'Table' %}">
+  <section class="felt family-{{ family|default:'pp' }} phase-{{ phase|default:'waiting' }}{% if arranging %} is-arranging{% endif %}{% if bb %} game-bb{% endif %}"{% if table %} data-stakes="{{ table|stakes }}" data-speed="{{ table.get_speed_display }}" data-big-blind="{{ table.big_blind|stringformat:'d' }}" data-game="{{ table.game|game_name }}" data-straddles="{% if table.straddles and table.game in 'NT PT PO PO/8' %}on{% else %}off{% endif %}"{% endif %} aria-label="{% translate 'Table' %}">
     <ol class="seats">
       {% seat_list seat_rows phase bb %}
     </ol>
