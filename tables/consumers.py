@@ -72,8 +72,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         user = self.scope.get("user")
         invite = _query_param(self.scope, "invite")
         session = self.scope.get("session")
-        invited = list(session.get("invited_tables", [])) if session is not None else []
-        self._access = {"invite_code": invite, "invited_tables": invited}
+        self._access = {"invite_code": invite, "invited": selectors.invited_tables(session)}
         allowed = await _db(selectors.can_watch)(table_id=self.table_id, user=user, **self._access)
         if not allowed:
             await self.close(code=4404)
@@ -239,6 +238,12 @@ class TableConsumer(AsyncWebsocketConsumer):
         socket opened with (``ended_session``): it closes, so a tab left open after logging out
         shows no more of their cards and can no longer act for them."""
         user = self.scope.get("user")
+        if event.get("everyone") is True:  # a new invite link: the old one opens nothing
+            if not await _db(selectors.can_watch)(table_id=self.table_id, user=user, **self._access):
+                await self.send_error(gettext_noop("The host made a new invite link for this table: ask them for it "
+                                                   "to watch again."), translate=True)
+                await self.close(code=4403)
+            return
         if user is None or not user.is_authenticated or event.get("user_id") != user.pk:
             return
         place = event.get("out_place")

@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 
 from club import services as club_services
 from tables import freezeout, hotsql, levels, services
-from tables.models import LIVE_GAMES, Seat, SeatRequest, Table
+from tables.models import LIVE_GAMES, Seat, SeatRequest, Table, new_invite_code
 from tables.services import TableError
 
 
@@ -260,6 +260,22 @@ def table_host_straddles(*, table_id: int, by: Any, on: bool) -> None:
         table.straddles = on
         hotsql.save(table, ["straddles"])
         services._bump(table)
+
+
+def table_host_new_invite(*, table_id: int, by: Any) -> str:
+    """A private table's new invite link (its code), for a host whose link went further than
+    meant: the old one opens nothing from now on, not even in a browser that came by it before.
+    Whoever sits here or ever bought in keeps their way in (selectors.can_watch). Club tables
+    have no link: the club's members are its players."""
+    table = _host_table(table_id, by)
+    if table.club_id is not None or table.is_public:
+        raise TableError(_("Only a private table has an invite link."))
+    code = new_invite_code()
+    Table.objects.filter(pk=table.pk).update(invite_code=code)
+    from tables.live import broadcast_link_changed
+
+    transaction.on_commit(lambda: broadcast_link_changed(table.id))  # its watchers check again
+    return code
 
 
 def table_host_sit_out(*, table_id: int, by: Any, user_id: int) -> None:

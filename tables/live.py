@@ -357,6 +357,12 @@ def broadcast_table_chat_deleted(table_id: int, line_id: int) -> None:
     _send_table(table_id, {"type": "table.chat_deleted", "table_id": table_id, "id": line_id})
 
 
+def broadcast_link_changed(table_id: int) -> None:
+    """A private table's host made a new invite link: every open socket checks again whether its
+    viewer may still watch (not one who watched by the old link), and closes if not."""
+    _send_table(table_id, {"type": "access.changed", "table_id": table_id, "user_id": None, "everyone": True})
+
+
 def broadcast_access_changed(table_id: int, user_id: int, ended_session: str | None = None,
                              stood_up: bool = False, out_place: int | None = None) -> None:
     """Someone may no longer watch this table (they left or were removed from its club): their

@@ -75,10 +75,25 @@ def live_games() -> list[tuple[str, str]]:
 # Tables
 
 
-def can_watch(*, table_id: int, user: Any, invite_code: str = "", invited_tables: list[int] | None = None) -> bool:
+INVITED_KEY = "invited_tables"  # in the session (invited_tables)
+
+
+def invited_tables(session: Any) -> dict[int, str]:
+    """The private tables this browser was invited to, each with the link's code it came by
+    (``[[table id, code], ...]`` in the session, newest last): a host's new link closes the old.
+    Anything else in there (an older session's bare table ids) opens nothing."""
+    raw = session.get(INVITED_KEY, []) if session is not None else []
+    if not isinstance(raw, list):
+        return {}
+    return {pair[0]: pair[1] for pair in raw
+            if isinstance(pair, list) and len(pair) == 2 and isinstance(pair[0], int) and isinstance(pair[1], str)}
+
+
+def can_watch(*, table_id: int, user: Any, invite_code: str = "", invited: dict[int, str] | None = None) -> bool:
     """Public tables are open to anyone; private ones to their players (and whoever ever played
-    there), their creator and whoever holds the table's secret invite link; a club's tables to
-    the club's members."""
+    there), their creator and whoever holds the table's secret invite link (``invite_code``, or
+    ``invited``: the links a browser's session remembers, by table); a club's tables to the
+    club's members."""
     from tables.models import Seat, Table
 
     table = Table.objects.filter(id=table_id).first()
@@ -94,7 +109,10 @@ def can_watch(*, table_id: int, user: Any, invite_code: str = "", invited_tables
         return True
     if invite_code and secrets.compare_digest(invite_code, table.invite_code):
         return True
-    if invited_tables and table_id in invited_tables:
+    # A browser that came by the link remembers it (invited_tables): it opens the table for
+    # as long as the link is the table's, not after its host made a new one.
+    remembered = (invited or {}).get(table_id)
+    if remembered and secrets.compare_digest(remembered, table.invite_code):
         return True
     if user is None or not user.is_authenticated:
         return False

@@ -21,6 +21,7 @@ urlpatterns = [
     path("tables/<int:table_id>/host/game/", views_club.table_host_game, name="table_host_game"),
     path("tables/<int:table_id>/host/levels/", views_club.table_host_levels, name="table_host_levels"),
     path("tables/<int:table_id>/host/freezeout/", views_club.table_host_freezeout, name="table_host_freezeout"),
+    path("tables/<int:table_id>/host/new-invite/", views_club.table_host_new_invite, name="table_host_new_invite"),
     path("tables/<int:table_id>/host/straddles/", views_club.table_host_straddles, name="table_host_straddles"),
     path("tables/<int:table_id>/host/stand-up/", views_club.table_host_stand_up, name="table_host_stand_up"),
     path("tables/<int:table_id>/host/requests/<int:request_id>/<str:answer>/", views_club.table_seat_request_answer,

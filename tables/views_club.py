@@ -268,6 +268,20 @@ def table_host_freezeout(request: HttpRequest, table_id: int) -> HttpResponseRed
 
 @require_POST
 @login_required
+def table_host_new_invite(request: HttpRequest, table_id: int) -> HttpResponseRedirect:
+    """A new invite link for a private table: the old one stops working."""
+    table = _hosted_table(request, table_id)
+    try:
+        hosting.table_host_new_invite(table_id=table.id, by=request.user)
+    except services.TableError as exc:
+        messages.error(request, str(exc))
+        return _back(table.id)
+    messages.success(request, _("Here is the new invite link. The old one no longer opens the table."))
+    return redirect("table_invite", table_id=table.id)
+
+
+@require_POST
+@login_required
 def table_host_straddles(request: HttpRequest, table_id: int) -> HttpResponseRedirect:
     """Straddles allowed or not (no-limit and pot-limit Hold'em and Omaha)."""
     table = _hosted_table(request, table_id)

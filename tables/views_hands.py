@@ -19,14 +19,12 @@ MAX_HANDS_IN_FILE = 1000
 
 def _require_watcher(request: HttpRequest, table_id: int) -> None:
     """404 for anyone who may not watch the table (a private table's stranger, a club outsider)."""
-    invited = request.session.get("invited_tables", [])
-    if not selectors.can_watch(table_id=table_id, user=request.user, invited_tables=invited):
+    if not selectors.can_watch(table_id=table_id, user=request.user, invited=selectors.invited_tables(request.session)):
         raise Http404
 
 
 def _watcher(request: HttpRequest, table_id: int) -> bool:
-    invited = request.session.get("invited_tables", [])
-    return selectors.can_watch(table_id=table_id, user=request.user, invited_tables=invited)
+    return selectors.can_watch(table_id=table_id, user=request.user, invited=selectors.invited_tables(request.session))
 
 
 def _finished_hand(request: HttpRequest, table_id: int, number: int) -> Hand:

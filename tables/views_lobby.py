@@ -27,7 +27,6 @@ from club.models import Profile
 from tables import chat, hosting, selectors, services, stakes
 from tables.models import STAKES_LADDER, Seat, SeatRequest, Table
 
-INVITED_KEY = "invited_tables"
 INVITED_KEEP = 50  # the most recent invitations a session remembers
 DEFAULT_BUY_IN_BB = 100
 
@@ -246,13 +245,8 @@ def table_invite(request: HttpRequest, table_id: int) -> HttpResponse:
 # The table page and its seats
 
 
-def _invited(session: SessionBase) -> list[int]:
-    raw = session.get(INVITED_KEY, [])
-    return [t for t in raw if isinstance(t, int)] if isinstance(raw, list) else []
-
-
 def _may_watch(request: HttpRequest, table_id: int) -> bool:
-    return selectors.can_watch(table_id=table_id, user=request.user, invited_tables=_invited(request.session))
+    return selectors.can_watch(table_id=table_id, user=request.user, invited=selectors.invited_tables(request.session))
 
 
 def _table_url(table_id: int) -> str:
@@ -265,8 +259,8 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
         table = Table.objects.filter(id=table_id).only("is_public").first()
         # Checked without the user: the link itself must be right for this table.
         if table is not None and not table.is_public and selectors.can_watch(table_id=table_id, user=None, invite_code=invite):
-            invited = [t for t in _invited(request.session) if t != table_id] + [table_id]
-            request.session[INVITED_KEY] = invited[-INVITED_KEEP:]
+            kept = [[t, code] for t, code in selectors.invited_tables(request.session).items() if t != table_id]
+            request.session[selectors.INVITED_KEY] = (kept + [[table_id, invite]])[-INVITED_KEEP:]
             # The session remembers the invitation (the websocket reads it from there), so the
             # secret leaves the address bar and never reaches another site in a Referer header.
             return redirect(_table_url(table_id))

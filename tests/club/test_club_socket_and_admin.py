@@ -124,3 +124,31 @@ def test_seed_demo_makes_one_demo_club() -> None:
     assert set(Membership.objects.filter(club=club).values_list("balance", flat=True)) == {10_000}
     assert Table.objects.filter(club=club).count() == 1
     assert f"/clubs/{club.pk}/" in out.getvalue()
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_new_invite_link_closes_the_sockets_that_came_by_the_old_one() -> None:
+    from tables import hosting
+    from tests.tables.helpers import make_user
+
+    host = await database_sync_to_async(make_user)("linkhost")
+    player = await database_sync_to_async(make_user)("linkplayer")
+    table = await database_sync_to_async(table_services.table_create)(
+        creator=host, name="Leaked", small_blind=5, big_blind=10, is_public=False, game="NT", max_seats=6)
+    await database_sync_to_async(table_services.table_take_seat)(table_id=table.id, user=player, buy_in=500)
+    _ok, watcher = await _open(table.id, None, f"invite={table.invite_code}")
+    _ok2, seated = await _open(table.id, player)
+    assert _ok and _ok2
+    for comm in (watcher, seated):
+        assert json.loads(await comm.receive_from(timeout=3))["type"] == "state"
+    code = await database_sync_to_async(hosting.table_host_new_invite)(table_id=table.id, by=host)
+    assert code != table.invite_code
+    said = json.loads(await watcher.receive_from(timeout=3))
+    assert said["type"] == "error" and "new invite link" in said["message"]
+    assert await watcher.receive_output(timeout=3) == {"type": "websocket.close", "code": 4403}
+    # The seated player's socket stays open and hears nothing about it.
+    assert await seated.receive_nothing(timeout=0.3)
+    await seated.disconnect()
+    connected, again = await _open(table.id, None, f"invite={code}")  # the new link opens it
+    assert connected
+    await again.disconnect()

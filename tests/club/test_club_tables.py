@@ -59,7 +59,7 @@ def test_members_watch_club_tables_nobody_else(role: str) -> None:
     p = club_with_people()
     t = _club_table(p)
     # The table's own invite link opens nothing here.
-    assert selectors.can_watch(table_id=t.id, user=p[role], invite_code=t.invite_code, invited_tables=[t.id]) == (
+    assert selectors.can_watch(table_id=t.id, user=p[role], invite_code=t.invite_code, invited={t.id: t.invite_code}) == (
         role in ("owner", "host", "member")
     )
 

@@ -228,7 +228,7 @@ def test_private_invite_link_lets_a_friend_in_and_a_stranger_gets_404() -> None:
     res = f.get(link)
     # The session remembers the invitation and the secret leaves the address bar.
     assert res.status_code == 302 and res["Location"] == page
-    assert f.session["invited_tables"] == [table.id]
+    assert f.session["invited_tables"] == [[table.id, table.invite_code]]
     res = f.get(page)
     assert res.status_code == 200
     assert res.context["ws_url"] == f"/ws/tables/{table.id}/"
@@ -467,3 +467,39 @@ def test_the_lobby_marks_where_the_player_sits_and_lists_their_club_tables() -> 
     assert "Club den" not in _client_for(p.host).get(reverse("lobby")).content.decode()
     services.table_close(table_id=club_table.id)
     assert "Club den" not in _client_for(p.member).get(reverse("lobby")).content.decode()
+
+
+
+def test_a_host_makes_a_new_invite_link_and_the_old_one_opens_nothing() -> None:
+    owner, friend, latecomer, player = _user("olga"), _user("fred"), _user("lars"), _user("pia")
+    table = _private_table_by_form(owner)
+    page = reverse("table", kwargs={"table_id": table.id})
+    old_link = f"{page}?invite={table.invite_code}"
+    f, p = _client_for(friend), _client_for(player)
+    f.get(old_link)
+    p.get(old_link)
+    assert f.get(page).status_code == 200
+    services.table_take_seat(table_id=table.id, user=player, buy_in=500)  # a player, seated
+    # Only the table's creator makes a new link; a guest's try changes nothing.
+    f.post(reverse("table_host_new_invite", kwargs={"table_id": table.id}))
+    table.refresh_from_db()
+    assert f"invite={table.invite_code}" in old_link
+    o = _client_for(owner)
+    res = o.post(reverse("table_host_new_invite", kwargs={"table_id": table.id}), follow=True)
+    table.refresh_from_db()
+    assert f"invite={table.invite_code}" not in old_link
+    assert res.context["invite_url"].endswith(f"?invite={table.invite_code}")
+    assert "The old one no longer opens the table." in res.content.decode()
+    # The old link opens nothing, not even in the browser that came by it; the new one does.
+    assert f.get(page).status_code == 404
+    late = _client_for(latecomer)
+    assert late.get(old_link).status_code == 404
+    assert late.get(f"{page}?invite={table.invite_code}").status_code == 302
+    assert late.get(page).status_code == 200
+    # The seated player keeps their way in, as does an older session's bare table id: nothing.
+    assert p.get(page).status_code == 200
+    session = f.session
+    session["invited_tables"] = [table.id]
+    session.save()
+    assert f.get(page).status_code == 404
+    assert "Make a new invite link" in o.get(page).content.decode()
