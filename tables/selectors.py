@@ -90,8 +90,8 @@ def invited_tables(session: Any) -> dict[int, str]:
 
 
 def can_watch(*, table_id: int, user: Any, invite_code: str = "", invited: dict[int, str] | None = None) -> bool:
-    """Public tables are open to anyone; private ones to their players (and whoever ever played
-    there), their creator and whoever holds the table's secret invite link (``invite_code``, or
+    """Public tables are open to anyone; private ones to their players, their creator and
+    whoever holds the table's secret invite link (``invite_code``, or
     ``invited``: the links a browser's session remembers, by table); a club's tables to the
     club's members."""
     from tables.models import Seat, Table
@@ -118,16 +118,20 @@ def can_watch(*, table_id: int, user: Any, invite_code: str = "", invited: dict[
         return False
     if table.created_by_id == user.pk:
         return True
-    if Seat.objects.filter(table=table, user=user).exists():
-        return True
-    # A player who once played here (bought in; Baseball: a balance) keeps the table in sight,
-    # its ledger and hands included, after standing up or going out of a freeze-out, from any
-    # browser: the invite link they came by was remembered in one session only.
+    return Seat.objects.filter(table=table, user=user).exists()
+
+
+def played_at(*, table_id: int, user: Any) -> bool:
+    """Whether ``user`` ever played at the table (bought in; Baseball: holds a balance there):
+    they may read its ledger (or standings) after losing sight of it, as they read their own
+    hands ("Your hands"), though not watch it or sit down without the link."""
+    if user is None or not user.is_authenticated:
+        return False
     from club.models import LedgerEntry
     from tables.models import UnitsEntry
 
-    return (LedgerEntry.objects.filter(account=f"table:{table.id}", user=user).exists()
-            or UnitsEntry.objects.filter(table=table, user=user).exists())
+    return (LedgerEntry.objects.filter(account=f"table:{table_id}", user=user).exists()
+            or UnitsEntry.objects.filter(table_id=table_id, user=user).exists())
 
 
 def lobby_tables() -> list[Any]:

@@ -23,6 +23,18 @@ def _require_watcher(request: HttpRequest, table_id: int) -> None:
         raise Http404
 
 
+def _require_ledger_reader(request: HttpRequest, table_id: int) -> None:
+    """The ledger is for whoever may watch the table, and for whoever played at it when it is not
+    a club's (a guest who stood up and lost the link still reads the night they played)."""
+    if selectors.can_watch(table_id=table_id, user=request.user, invited=selectors.invited_tables(request.session)):
+        return
+    from tables.models import Table
+
+    if not (Table.objects.filter(id=table_id, club__isnull=True).exists()
+            and selectors.played_at(table_id=table_id, user=request.user)):
+        raise Http404
+
+
 def _watcher(request: HttpRequest, table_id: int) -> bool:
     return selectors.can_watch(table_id=table_id, user=request.user, invited=selectors.invited_tables(request.session))
 
@@ -109,12 +121,12 @@ def table_ledger(request: HttpRequest, table_id: int) -> HttpResponse:
 
     from tables.models import Table
 
-    _require_watcher(request, table_id)
+    _require_ledger_reader(request, table_id)
     table = get_object_or_404(Table, id=table_id)
     if table.game == "BB":
         return redirect("table_standings", table_id=table.id)
     context = {"table": table, "game_label": selectors.game_name(table.game), **selectors.table_ledger(table=table),
-               "freezeouts": selectors.freezeout_results(table=table)}
+               "freezeouts": selectors.freezeout_results(table=table), "may_watch": _watcher(request, table_id)}
     if context["rows"]:
         context["share_text"] = render_to_string("tables/_ledger_text.txt", context, request=request).strip()
     return render(request, "tables/ledger.html", context)
@@ -129,7 +141,7 @@ def table_ledger_csv(request: HttpRequest, table_id: int) -> HttpResponse:
     from club.csvfile import csv_response, filename
     from tables.models import Table
 
-    _require_watcher(request, table_id)
+    _require_ledger_reader(request, table_id)
     table = get_object_or_404(Table, id=table_id)
     if table.game == "BB":
         return redirect("table_standings", table_id=table.id)
