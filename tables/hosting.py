@@ -245,6 +245,7 @@ def table_host_game(*, table_id: int, by: Any, game: Any) -> str:
     return when
 
 
+@services.retry_when_busy
 def table_host_straddles(*, table_id: int, by: Any, on: bool) -> None:
     """Let the players straddle (in no-limit and pot-limit Hold'em and Omaha), or stop it. A hand
     being played keeps the straddle it was dealt with; the next deal follows the setting."""
@@ -262,6 +263,7 @@ def table_host_straddles(*, table_id: int, by: Any, on: bool) -> None:
         services._bump(table)
 
 
+@services.retry_when_busy
 def table_host_new_invite(*, table_id: int, by: Any) -> str:
     """A private table's new invite link (its code), for a host whose link went further than
     meant: the old one opens nothing from now on, not even in a browser that came by it before.

@@ -136,11 +136,12 @@ async def test_a_new_invite_link_closes_the_sockets_that_came_by_the_old_one() -
     table = await database_sync_to_async(table_services.table_create)(
         creator=host, name="Leaked", small_blind=5, big_blind=10, is_public=False, game="NT", max_seats=6)
     await database_sync_to_async(table_services.table_take_seat)(table_id=table.id, user=player, buy_in=500)
-    _ok, watcher = await _open(table.id, None, f"invite={table.invite_code}")
-    _ok2, seated = await _open(table.id, player)
-    assert _ok and _ok2
-    for comm in (watcher, seated):
-        assert json.loads(await comm.receive_from(timeout=3))["type"] == "state"
+    # One socket at a time, the logged-in one first: logging in writes to the database, which the
+    # tests' shared in-memory SQLite refuses while another thread reads it.
+    _ok, seated = await _open(table.id, player)
+    assert _ok and json.loads(await seated.receive_from(timeout=3))["type"] == "state"
+    _ok2, watcher = await _open(table.id, None, f"invite={table.invite_code}")
+    assert _ok2 and json.loads(await watcher.receive_from(timeout=3))["type"] == "state"
     code = await database_sync_to_async(hosting.table_host_new_invite)(table_id=table.id, by=host)
     assert code != table.invite_code
     said = json.loads(await watcher.receive_from(timeout=3))
