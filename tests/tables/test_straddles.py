@@ -11,11 +11,11 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from tables import hosting, selectors, services
-from tables.fragment import render_table
+from tables import hosting, services
 from tables.models import Hand, Seat, Table
 from tables.services import TableError
 from tests.tables.helpers import current_state, make_user, play_passively
+from tests.tables.test_post_big_blind import _html, _say
 
 pytestmark = pytest.mark.django_db
 
@@ -37,15 +37,6 @@ def _hosted(game: str = "NT", players: int = 4, allow: bool = True, straddlers: 
     services.table_resume(table_id=table.id)
     table.refresh_from_db()
     return table, users
-
-
-def _say(table: Table, user: Any, action: str) -> None:
-    table.refresh_from_db()
-    services.table_act(table_id=table.id, user=user, message={"action": action, "version": table.version})
-
-
-def _html(table: Table, user: Any) -> str:
-    return str(render_table(selectors.table_context(table_id=table.id, user=user)))
 
 
 def _next(table: Table) -> Hand:
