@@ -179,6 +179,10 @@ def _int_list(fields: Mapping[str, Any], name: str, n: int | None = None) -> lis
     return list(value)
 
 
+def _is_player_number(value: object, n: int) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= n
+
+
 def _player(actor: str, n: int, where: str) -> int:
     """``p2`` -> 1 (0-based PHH index)."""
     if len(actor) < 2 or actor[0] != "p" or not actor[1:].isdigit():
@@ -543,6 +547,8 @@ class PatchPatchNotation(VariantNotation):
         out["_public"] = setup.public
         if setup.check_buy_in:
             out["_check_buy_in"] = True
+        if setup.run_twice:
+            out["_run_twice"] = [k + 1 for k, seat in enumerate(players) if seat in setup.run_twice]
         if result is not None:
             out["_rake"] = result.rake
         for key, value in extra.items():
@@ -1122,7 +1128,15 @@ class ClassicNotation(VariantNotation):
             params["posts"] = tuple(players[k] for k in posted)
         if dead:
             params["dead"] = tuple(players[k] for k in dead)
-        deck, reshuffle = self._deck_from(lines, players, button)
+        if "_run_twice" in fields:
+            if game.FAMILY != "flop":
+                raise _fail("", f"{game.name} is not run twice: leave out _run_twice")
+            agreed = fields["_run_twice"]
+            if (not isinstance(agreed, list) or not all(_is_player_number(p, n) for p in agreed)
+                    or len(set(agreed)) != len(agreed)):
+                raise _fail("", f"_run_twice lists the players who agree to run it twice, e.g. [1, 2]; got {agreed!r}")
+            params["run_twice"] = tuple(players[p - 1] for p in agreed)
+        deck, reshuffle = self._deck_from(lines, players, button, run_twice="_run_twice" in fields)
         setup = HandSetup(
             stacks=tuple(stacks),
             button=button,
@@ -1175,7 +1189,7 @@ class ClassicNotation(VariantNotation):
         return hole, board, draws, folded
 
     def _deck_from(
-        self, lines: list[Line], players: tuple[int, ...], button: int
+        self, lines: list[Line], players: tuple[int, ...], button: int, run_twice: bool = False
     ) -> tuple[tuple[Card, ...], tuple[Card, ...] | None]:
         """A deck order (and for draw a reshuffle order) that deals what the history deals."""
         game = self.game
@@ -1187,6 +1201,11 @@ class ClassicNotation(VariantNotation):
                 for seat in range(n):
                     if len(hole[seat]) > game.HOLE:
                         raise _fail("", f"a {game.name} player is dealt {game.HOLE} cards")
+                if len(board) > 5 and run_twice:
+                    second = board[5:]
+                    if len(second) not in (5, 2, 1):
+                        raise _fail("", "a second run deals the cards the first did not share: 5, 2 or 1 of them")
+                    return game.stacked_deck(hole, button, board[:5], second), None
                 if len(board) > 5:
                     raise _fail("", "the board has five cards at most")
                 return game.stacked_deck(hole, button, board), None
@@ -1338,7 +1357,9 @@ class ClassicNotation(VariantNotation):
                     named_hole[seat].update(c for c in _parse_phh_cards(line.args[1], line.where) if c is not None)
                 else:
                     count = len(line.args[0]) // 2
-                    if seen_board + count > len(state.board):
+                    second = getattr(state, "second_board", None)
+                    out = len(state.board) + (0 if second is None else len(second) - state._shared)
+                    if seen_board + count > out:
                         raise IllegalAction(
                             f"{line.where}: the board cards come only when the betting before them is over"
                         )
@@ -1477,7 +1498,8 @@ class ClassicNotation(VariantNotation):
                     lines.append(f"d dh {name[seat]} {cards_text(seat, new, ups)}")
                     dealt[seat] += k
                 elif e.kind in ("flop", "turn", "river", "board"):
-                    lines.append(f"d db {_phh_cards(e.cards)}")
+                    # A hand run twice: the second run's cards follow the first run's river.
+                    lines.append(f"d db {_phh_cards(e.cards)}" + (" # second run" if e.board == 1 else ""))
 
         shown_cards = [0] * n
 
@@ -1556,6 +1578,8 @@ class ClassicNotation(VariantNotation):
         out["_public"] = setup.public
         if setup.check_buy_in:
             out["_check_buy_in"] = True
+        if setup.run_twice:
+            out["_run_twice"] = [k + 1 for k, seat in enumerate(players) if seat in setup.run_twice]
         if result is not None:
             out["_rake"] = result.rake
         for key, value in extra.items():

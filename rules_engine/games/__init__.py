@@ -121,6 +121,10 @@ class HandSetup:
       or 0 for none) posted live by the seat left of the big blind before the cards are dealt,
       three players or more. That seat then acts last before the flop, with the big blind's
       option, and the smallest raise is to twice the straddle (rules_engine.games.flop).
+    * ``run_twice``: Hold'em and Omaha only, the seats that agree to run the board twice. When
+      the betting ends for good before the river and every seat still in the hand is among them,
+      the cards still to come are dealt twice and each pot is split between the two boards
+      (rules_engine.games.flop).
     """
 
     stacks: tuple[int, ...]
@@ -139,6 +143,7 @@ class HandSetup:
     posts: tuple[int, ...] = ()
     dead: tuple[int, ...] = ()
     straddle: int = 0
+    run_twice: tuple[int, ...] = ()
 
     def __post_init__(self) -> None:
         # Accept lists from callers; store tuples so the value stays hashable and frozen.
@@ -152,6 +157,8 @@ class HandSetup:
             object.__setattr__(self, "posts", tuple(self.posts))
         if not isinstance(self.dead, tuple):
             object.__setattr__(self, "dead", tuple(self.dead))
+        if not isinstance(self.run_twice, tuple):
+            object.__setattr__(self, "run_twice", tuple(self.run_twice))
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -175,6 +182,8 @@ class HandSetup:
             out["posts"] = list(self.posts)
         if self.dead:
             out["dead"] = list(self.dead)
+        if self.run_twice:
+            out["run_twice"] = list(self.run_twice)
         return out
 
     @classmethod
@@ -199,6 +208,7 @@ class HandSetup:
                 posts=tuple(data.get("posts") or ()),
                 dead=tuple(data.get("dead") or ()),
                 straddle=data.get("straddle", 0),
+                run_twice=tuple(data.get("run_twice") or ()),
             )
         except (KeyError, TypeError) as exc:
             raise SetupError(f"a hand setup needs stacks, button and blinds ({exc})") from None

@@ -63,6 +63,7 @@ Decisions shared by every game here (GAMES.md sections 3 and 5, and where they a
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, ClassVar
@@ -245,6 +246,12 @@ class ClassicGame:
                 raise SetupError(f"{n} players need {need} cards, the deck has {len(setup.deck)}")
         cls._validate_posts(setup, n)
         cls._validate_straddle(setup, n)
+        if setup.run_twice:
+            if cls.FAMILY != "flop":
+                raise SetupError(f"{cls.name} is not run twice (Hold'em and Omaha only)")
+            agreed = setup.run_twice
+            if not all(_is_int(p) and 0 <= p < n for p in agreed) or len(set(agreed)) != len(agreed):
+                raise SetupError(f"the seats agreeing to run it twice are different seats 0 to {n - 1}, not {list(agreed)}")
         cls.validate_extra(setup)
 
     @classmethod
@@ -335,16 +342,7 @@ class ClassicGame:
 
 
 def _replace(setup: HandSetup, **changes: Any) -> HandSetup:
-    fields = {
-        name: getattr(setup, name)
-        for name in (
-            "stacks", "button", "small_blind", "big_blind", "speed", "public", "deck",
-            "check_buy_in", "ante", "bring_in", "small_bet", "big_bet", "reshuffle", "posts", "dead",
-            "straddle",
-        )
-    }  # fmt: skip
-    fields.update(changes)
-    return HandSetup(**fields)
+    return dataclasses.replace(setup, **changes)
 
 
 def fill_deck(slots: Sequence[Card | None], rest: Sequence[Card] = FULL_DECK) -> tuple[Card, ...]:
@@ -784,6 +782,13 @@ class ClassicState:
             ev.append(Event("win", seat=winner, amount=won, pot=k))
         self._finish(results, payouts, showdown=False, scoop=None, shown=(), ev=ev)
 
+    def _runs(self) -> int:
+        """How many times the board was run (Hold'em and Omaha may run it twice)."""
+        return 1
+
+    def _use_run(self, run: int) -> None:
+        """Make the hand values read run ``run``'s board (only Hold'em and Omaha have two)."""
+
     def _showdown(self, ev: list[Event]) -> None:
         bet = self._bet
         n = self.n
@@ -792,59 +797,65 @@ class ClassicState:
         live = bet.in_hand()
         for s in self._show_order(live):
             ev.append(Event("show", seat=s, cards=tuple(self.hole[s])))
-        highs: dict[int, int] = {}
-        lows: dict[int, LowValue | None] = {}
-        if not game.LOW_ONLY:
-            for s in live:
-                highs[s] = self._high_value(s)
-        if game.HI_LO or game.LOW_ONLY:
-            for s in live:
-                lows[s] = self._low_hand(s)
+        runs = self._runs()
+        highs: list[dict[int, int]] = []
+        lows: list[dict[int, LowValue | None]] = []
+        rich: list[dict[int, HandValue]] = []
+        for r in range(runs):
+            self._use_run(r)
+            highs.append({s: self._high_value(s) for s in live} if not game.LOW_ONLY else {})
+            lows.append({s: self._low_hand(s) for s in live} if game.HI_LO or game.LOW_ONLY else {})
+            rich.append({})
         pots = bet.pots()
         rakes = self._rake([p.amount for p in pots])
         payouts = [0] * n
         results: list[PotResult] = []
-        rich: dict[int, HandValue] = {}
         order = self._order
         for k, (pot, rake) in enumerate(zip(pots, rakes, strict=True)):
             amount = pot.amount - rake
             elig = pot.eligible
-            halves: list[tuple[str, int, list[int]]] = []
-            if game.LOW_ONLY:
-                best_low = max(lows[s].value for s in elig)  # type: ignore[union-attr]
-                halves.append(("low", amount, [s for s in elig if lows[s].value == best_low]))  # type: ignore[union-attr]
-            else:
-                best = max(highs[s] for s in elig)
-                high_winners = [s for s in elig if highs[s] == best]
-                qualified = [s for s in elig if lows.get(s) is not None]
-                if game.HI_LO and qualified:
-                    best_low = max(lows[s].value for s in qualified)  # type: ignore[union-attr]
-                    low_winners = [s for s in qualified if lows[s].value == best_low]  # type: ignore[union-attr]
-                    low_share = amount // 2
-                    halves.append(("high", amount - low_share, high_winners))
-                    halves.append(("low", low_share, low_winners))
-                else:
-                    halves.append(("high", amount, high_winners))
             per = [0] * n
             parts = []
             takers: set[int] = set()
-            for half, share, winners in halves:
-                split = split_even(share, winners, order)
-                wins = []
-                for s, won in split.items():
-                    per[s] += won
-                    if half == "high":
-                        hv = rich.get(s)
-                        if hv is None:
-                            hv = rich[s] = self._high_hand(s)
-                        wins.append(BoardWin(s, won, hv.cards, hv.category.label, hv.describe()))
+            for r in range(runs):
+                self._use_run(r)
+                # Run twice: each run plays for half of every pot, the odd chip to the first.
+                run_amount = amount - amount // 2 if runs == 2 and r == 0 else amount // runs
+                halves: list[tuple[str, int, list[int]]] = []
+                hi, lo = highs[r], lows[r]
+                if game.LOW_ONLY:
+                    best_low = max(lo[s].value for s in elig)  # type: ignore[union-attr]
+                    halves.append(("low", run_amount, [s for s in elig if lo[s].value == best_low]))  # type: ignore[union-attr]
+                else:
+                    best = max(hi[s] for s in elig)
+                    high_winners = [s for s in elig if hi[s] == best]
+                    qualified = [s for s in elig if lo.get(s) is not None]
+                    if game.HI_LO and qualified:
+                        best_low = max(lo[s].value for s in qualified)  # type: ignore[union-attr]
+                        low_winners = [s for s in qualified if lo[s].value == best_low]  # type: ignore[union-attr]
+                        low_share = run_amount // 2
+                        halves.append(("high", run_amount - low_share, high_winners))
+                        halves.append(("low", low_share, low_winners))
                     else:
-                        lv = lows[s]
-                        assert lv is not None
-                        wins.append(BoardWin(s, won, lv.cards, "low", lv.describe()))
-                    ev.append(Event("win", seat=s, amount=won, pot=k))
-                takers.update(winners if len(winners) == 1 else (-1,))
-                parts.append(BoardResult(0, share, tuple(wins), half))
+                        halves.append(("high", run_amount, high_winners))
+                for half, share, winners in halves:
+                    split = split_even(share, winners, order)
+                    wins = []
+                    for s, won in split.items():
+                        per[s] += won
+                        if half == "high":
+                            hv = rich[r].get(s)
+                            if hv is None:
+                                hv = rich[r][s] = self._high_hand(s)
+                            wins.append(BoardWin(s, won, hv.cards, hv.category.label, hv.describe()))
+                        else:
+                            lv = lo[s]
+                            assert lv is not None
+                            wins.append(BoardWin(s, won, lv.cards, "low", lv.describe()))
+                        ev.append(Event("win", seat=s, amount=won, pot=k, board=r if runs > 1 else None))
+                    takers.update(winners if len(winners) == 1 else (-1,))
+                    parts.append(BoardResult(r, share, tuple(wins), half))
+            self._use_run(0)
             scoop = None
             if game.HI_LO and len(elig) > 1 and len(takers) == 1 and -1 not in takers:
                 scoop = next(iter(takers))

@@ -42,6 +42,15 @@ Decisions where the rulebook is silent (see also :mod:`rules_engine.games.classi
   straddle counts as a raise of its own size, so the smallest raise is to twice the straddle (the
   card-room practice; PokerKit allows a raise by the big blind's size, a smaller one). After the
   flop the smallest bet is the big blind again.
+* Running it twice (``HandSetup.run_twice``: the seats that agree, from each player's standing
+  choice at a table that allows it). When the betting ends for good before the river with two
+  or more seats in, all of them among those seats, the cards still to come are dealt once, then
+  again from the cards after them (a burn before each street, as the first time), so the board's
+  shared cards are those out when the betting ended. Each pot is split in two, the odd chip to
+  the first run, and each half is won on its own board (in Hi-Lo each half is split high and
+  low again). A deck too short for the second run (ten Omaha players all-in before the flop)
+  runs once. The decision is the engine's alone: nobody is asked during the hand, so it never
+  waits on anyone.
 """
 
 from __future__ import annotations
@@ -49,7 +58,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
-from rules_engine.cards import Card
+from rules_engine.cards import FULL_DECK, Card
+from rules_engine.errors import SetupError
 from rules_engine.evaluation import (
     HandValue,
     LowValue,
@@ -84,6 +94,10 @@ class FlopState(ClassicState):
     PHASES: ClassVar[tuple[str, ...]] = ("preflop", "flop", "turn", "river", "over")
     game: type[FlopGame]
     straddle_seat: int | None = None
+    #: The second run's board (the shared cards then its own) when the hand runs twice.
+    second_board: list[Card] | None = None
+    _shared = 0  # board cards out when the betting ended, shared by both runs
+    _eval: list[Card] | None = None
 
     def _begin(self) -> list[Event]:
         ev: list[Event] = []
@@ -126,9 +140,43 @@ class FlopState(ClassicState):
         self._start_over(ev)
         return ev
 
+    def _at_showdown(self) -> None:
+        first = self.showdown_after is None
+        super()._at_showdown()
+        if not first or self.round >= 3 or not self.setup.run_twice:
+            return
+        live = self._bet.in_hand()
+        if len(live) < 2 or not set(live) <= set(self.setup.run_twice):
+            return
+        to_come = 5 - len(self.board)
+        streets = 3 - self.round  # each with a burn card
+        if self._pos + 2 * (to_come + streets) > len(self._deck):
+            return  # no cards for a second run (ten Omaha players): it runs once
+        self._shared = len(self.board)
+        self.second_board = list(self.board)
+
+    def _deal_second_run(self, ev: list[Event]) -> None:
+        second = self.second_board
+        assert second is not None
+        ev.append(Event("run_twice", amount=len(second)))
+        while len(second) < 5:
+            self._pos += 1  # the burn card
+            cards = self._draw_cards(3 if not second else 1)
+            name = _STREETS[{0: 0, 3: 1, 4: 2}[len(second)]]
+            second.extend(cards)
+            ev.append(Event(name, cards=cards, board=1))
+
+    def _runs(self) -> int:
+        return 1 if self.second_board is None else 2
+
+    def _use_run(self, run: int) -> None:
+        self._eval = self.second_board if run == 1 else None
+
     def _advance(self, ev: list[Event]) -> None:
         while True:
             if self.round >= 3:
+                if self.second_board is not None and len(self.second_board) < 5:
+                    self._deal_second_run(ev)
                 self._showdown(ev)
                 return
             self.round += 1
@@ -143,22 +191,34 @@ class FlopState(ClassicState):
                 return
 
     def _table_view(self) -> dict[str, Any]:
-        return {"straddle_seat": self.straddle_seat, "straddle": self.setup.straddle}
+        second = self.second_board
+        return {"straddle_seat": self.straddle_seat, "straddle": self.setup.straddle,
+                # Both runs are dealt in the action that ends the betting, so the second board
+                # is never seen before its cards are out.
+                "second_board": None if second is None or len(second) < 5 else cards_json(second),
+                "shared_cards": self._shared if second is not None else None}
+
+    def _snapshot_extra(self) -> dict[str, Any]:
+        second = self.second_board
+        return {} if second is None else {"second_board": [str(c) for c in second]}
 
     # -- values -------------------------------------------------------------------------------
 
+    def _values_board(self) -> list[Card]:
+        return self.board if self._eval is None else self._eval
+
     def _high_value(self, seat: int) -> int:
         if self.game.OMAHA:
-            return omaha_value_int(self.hole[seat], self.board)
-        return hand_value_int(self.hole[seat] + self.board)
+            return omaha_value_int(self.hole[seat], self._values_board())
+        return hand_value_int(self.hole[seat] + self._values_board())
 
     def _high_hand(self, seat: int) -> HandValue:
         if self.game.OMAHA:
-            return omaha_best(self.hole[seat], self.board)
-        return best_hand(self.hole[seat] + self.board)
+            return omaha_best(self.hole[seat], self._values_board())
+        return best_hand(self.hole[seat] + self._values_board())
 
     def _low_hand(self, seat: int) -> LowValue | None:
-        return omaha_low_8(self.hole[seat], self.board)
+        return omaha_low_8(self.hole[seat], self._values_board())
 
     def made_hand(self, seat: int) -> dict[str, Any] | None:
         """The seat's best hand on the board so far (and its low in Omaha Hi-Lo); None pre-flop."""
@@ -198,8 +258,11 @@ class FlopGame(ClassicGame):
         hands: Sequence[Sequence[Card | None] | None],
         button: int,
         board: Sequence[Card | None] = (),
+        second: Sequence[Card | None] = (),
     ) -> tuple[Card, ...]:
-        """A 52-card deck order that deals ``hands`` (by seat) and ``board`` (up to 5 cards).
+        """A 52-card deck order that deals ``hands`` (by seat) and ``board`` (up to 5 cards),
+        then, for a hand run twice, ``second``: the second run's own cards (5, 2 or 1: those not
+        shared with the first run), each street after a burn card.
 
         ``None`` (or a missing card) stands for any card: the lowest unused cards fill the gaps
         (burn cards included) and follow at the end.
@@ -223,6 +286,15 @@ class FlopGame(ClassicGame):
         for i, card in enumerate(board):
             # burn, flop 3, burn, turn, burn, river
             slots[base + (1 + i if i < 3 else 2 * i - 1)] = card
+        if second:
+            layout = {5: (1, 2, 3, 5, 7), 2: (1, 3), 1: (1,)}.get(len(second))
+            if layout is None:
+                raise SetupError("a second run deals 5, 2 or 1 cards (those the first run did not share)")
+            slots.extend([None] * (layout[-1] + 1))
+            for i, card in zip(layout, second, strict=True):
+                slots[base + 8 + i] = card
+        if len(slots) > len(FULL_DECK):
+            raise SetupError(f"{n} players have no cards for a second run")
         return fill_deck(slots)
 
 
