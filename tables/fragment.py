@@ -67,6 +67,9 @@ _POST_MISSED = gettext_noop("Post the blinds you missed to play now")
 _WAIT_BB = gettext_noop("Wait for the big blind instead")
 _STRADDLE = gettext_noop("Straddle")
 _STRADDLE_TITLE = gettext_noop("Post twice the big blind whenever you sit left of it, before the cards; on until you turn it off")
+_RUN_TWICE = gettext_noop("Run it twice")
+_RUN_TWICE_TITLE = gettext_noop("When an all-in ends the betting before the river and everyone still in agrees, deal the rest of the board twice, half the pot on each; on until you turn it off")
+_SECOND_RUN = gettext_noop("Second run")
 _CHECK_FOLD = gettext_noop("Check/fold")
 _MORE_TIME = gettext_noop("More time +%(n)s s")
 _BANK_LEFT = gettext_noop("Time bank: %(n)s s left")
@@ -82,12 +85,14 @@ def _terms(table: Any) -> str:
     line saying what a host's change waiting for the hand's end will be."""
     if table is None or _get(table, "big_blind") is None:
         return ""
-    from tables.services import game_takes_straddle
+    from tables.services import game_runs_twice, game_takes_straddle
 
     game, small, big, speed = _get(table, "game"), _get(table, "small_blind"), _get(table, "big_blind"), _get(table, "speed")
     straddles = "on" if _get(table, "straddles") and game_takes_straddle(game) else "off"
+    twice = "on" if _get(table, "run_twice") and game_runs_twice(game) else "off"
     return (f' data-stakes="{_v(stakes_text(game, small, big))}" data-speed="{_t(_SPEEDS.get(speed, speed))}"'
-            f' data-big-blind="{_v(str(big))}" data-game="{_v(game_name(game))}" data-straddles="{straddles}"')
+            f' data-big-blind="{_v(str(big))}" data-game="{_v(game_name(game))}" data-straddles="{straddles}"'
+            f' data-run-twice="{twice}"')
 
 
 def _next_terms(table: Any) -> str:
@@ -246,6 +251,10 @@ def _render_table(context: Any) -> SafeString:
             if mine:
                 out.append(f'<div class="board__mine">{card_row(mine)}{_made(get("my_made"))}</div>')
             out.append("\n    </div>\n    ")
+            second = get("second_run")
+            if second:  # the hand ran twice: the second board, its shared cards first
+                out.append(f'<div class="board board--single board--second">\n      <h3 class="board__title">{_t(_SECOND_RUN)}</h3>\n'
+                           f'      {card_row(second)}\n    </div>\n    ')
         elif family == "draw" and mine:
             out.append(f'\n    <div class="board board--single">\n      <h3 class="board__title">{_t("Your hand")}</h3>\n'
                        f'      {card_row(mine, discardable=get("draw_allowed"))}{_made(get("my_made"))}\n    </div>\n    ')
@@ -260,6 +269,7 @@ def _render_table(context: Any) -> SafeString:
                 side = w.get("side")
                 out.append(
                     f'\n      <li class="win"><strong>{_v(w["name"])}</strong> <bdi dir="ltr">+{_v(chips(w["amount"]))}</bdi>'
+                    f'{" · " + _bt("run %(n)s", n=w["run"]) if w.get("run") else ""}'
                     f'{" · " + _t("split") if w.get("split") else ""}'
                     f'{" · " + _t("low") if side == "low" else " · " + _t("high") if side == "high" else ""}'
                     f'{" · " + _v(w["category"]) if w.get("category") else ""}</li>')
@@ -382,6 +392,10 @@ def _panel(get: Any, phase: Any, arranging: Any) -> str:
     if straddle is not None:
         out.append(f'<button type="button" class="act act--quiet act--straddle" data-action="straddle_{"off" if straddle else "on"}"'
                    f' aria-pressed="{"true" if straddle else "false"}" title="{_t(_STRADDLE_TITLE)}">{_t(_STRADDLE)}</button>')
+    twice = get("run_twice")
+    if twice is not None:
+        out.append(f'<button type="button" class="act act--quiet act--run-twice" data-action="run_twice_{"off" if twice else "on"}"'
+                   f' aria-pressed="{"true" if twice else "false"}" title="{_t(_RUN_TWICE_TITLE)}">{_t(_RUN_TWICE)}</button>')
     out.append('\n      <span class="panel__spacer"></span>\n      ')
     if get("on_break"):
         back = _t("I'm back")

@@ -249,17 +249,29 @@ def table_host_game(*, table_id: int, by: Any, game: Any) -> str:
 def table_host_straddles(*, table_id: int, by: Any, on: bool) -> None:
     """Let the players straddle (in no-limit and pot-limit Hold'em and Omaha), or stop it. A hand
     being played keeps the straddle it was dealt with; the next deal follows the setting."""
+    _host_flag(table_id, by, "straddles", on, _("Public tables play without straddles."))
+
+
+@services.retry_when_busy
+def table_host_run_twice(*, table_id: int, by: Any, on: bool) -> None:
+    """Let the players agree to run the board twice (Hold'em and Omaha), or stop it. A hand
+    being played keeps what it was dealt with; the next deal follows the setting."""
+    _host_flag(table_id, by, "run_twice", on, _("Public tables run the board once."))
+
+
+def _host_flag(table_id: int, by: Any, field: str, on: bool, public_refusal: str) -> None:
+    """Turn one of a hosted table's house rules (a boolean column) on or off."""
     _host_table(table_id, by)
     with transaction.atomic():
         table = services._lock_table(table_id)
         if table.status == Table.Status.CLOSED or table.close_after_hand:
             raise TableError(_("This table is closed."))
         if table.is_public and table.club_id is None:
-            raise TableError(_("Public tables play without straddles."))
-        if table.straddles == on:
+            raise TableError(public_refusal)
+        if getattr(table, field) == on:
             return
-        table.straddles = on
-        hotsql.save(table, ["straddles"])
+        setattr(table, field, on)
+        hotsql.save(table, [field])
         services._bump(table)
 
 

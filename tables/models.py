@@ -77,6 +77,9 @@ class Table(models.Model):
     # The host lets players straddle: in no-limit and pot-limit Hold'em and Omaha the seat left of
     # the big blind may post twice it before the cards (Seat.straddle; rules_engine.games.flop).
     straddles = models.BooleanField(default=False)
+    # The host lets players run the board twice: in Hold'em and Omaha, when the betting ends for
+    # good before the river and everyone still in has "Run it twice" on (Seat.run_twice).
+    run_twice = models.BooleanField(default=False)
     version = models.BigIntegerField(default=0)
     button_seat = models.SmallIntegerField(default=-1)
     hands_played = models.PositiveIntegerField(default=0)
@@ -141,6 +144,9 @@ class Seat(models.Model):
     # "Straddle": post a straddle whenever this seat is left of the big blind, at a table that
     # allows them (Table.straddles), until turned off.
     straddle = models.BooleanField(default=False)
+    # "Run it twice": this player agrees to run the board twice whenever an all-in ends the
+    # betting before the river, at a table that allows it (Table.run_twice), until turned off.
+    run_twice = models.BooleanField(default=False)
     joined = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -318,10 +318,15 @@ def present(*, view: dict[str, Any] | None, seats: list[dict[str, Any]], players
         my_made = " · ".join(named)
         if family == "flop" and "low" not in made:
             made_cards = set(made.get("cards") or ())
+    second_run = None
     if family == "flop":
         board_cards = view.get("board") or []
-        winning = {c for w in _generic_wins(result, names) for c in w["cards"]}
+        won = _generic_wins(result, names)
+        # Run twice: each board lights the cards that won on it.
+        winning = {c for w in won if w.get("run", 1) == 1 for c in w["cards"]}
         community = {"cards": pictures(board_cards, used=winning or made_cards or None), "blanks": 5 - len(board_cards)}
+        if view.get("second_board"):
+            second_run = pictures(view["second_board"], used={c for w in won if w.get("run") == 2 for c in w["cards"]} or None)
     if family in ("flop", "draw") and you:
         drawing = family == "draw" and any(la["kind"] == "draw" for la in view.get("legal_actions") or [])
         mine = pictures(you.get("cards"), used=made_cards)
@@ -347,6 +352,7 @@ def present(*, view: dict[str, Any] | None, seats: list[dict[str, Any]], players
         "family": family,
         "boards": boards,
         "community": community,
+        "second_run": second_run,
         "mine": mine,
         "my_made": my_made,
         "wins": _sided(_generic_wins(result, names), _is_hilo(result)) if family != "pp" else [],
@@ -457,6 +463,8 @@ def _generic_wins(result: dict[str, Any] | None, names: dict[int, str]) -> list[
     if not result:
         return []
     out = []
+    # A hand run twice has a second board's shares (board 1): say which run each was won on.
+    twice = any(b.get("board") == 1 for p in result.get("pots") or [] for b in p.get("boards") or [])
     for pot in result.get("pots") or []:
         if pot.get("boards"):
             for board in pot["boards"]:
@@ -466,6 +474,7 @@ def _generic_wins(result: dict[str, Any] | None, names: dict[int, str]) -> list[
                         "category": category_name(w.get("category")), "cards": list(w.get("cards") or []),
                         "side": board.get("half", ""), "pot": pot.get("index", 0),
                         "split": len(board.get("winners") or []) > 1,
+                        **({"run": board.get("board", 0) + 1} if twice else {}),
                     })
             continue
         winners = pot.get("winners")

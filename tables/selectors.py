@@ -339,6 +339,8 @@ def table_context(*, table_id: int, user: Any, version_hint: int | None = None,
         "bb_choice": _bb_choice(my_seat, seats),
         # "Straddle" (kept on until turned off), where the host allows them and the game takes one.
         "straddle": None if my_seat is None or not table.straddles or not _takes_straddle(table.game) else bool(my_seat.straddle),
+        # "Run it twice" (kept on until turned off), where the host allows it in Hold'em and Omaha.
+        "run_twice": None if my_seat is None or not _runs_twice(table) else bool(my_seat.run_twice),
         "time_bank": _time_bank(table, hand, my_seat, view, me),
         "last_act": _last_act(state, hand, seat_dicts),
     })
@@ -368,6 +370,12 @@ def _last_act(state: Any, hand: Any, seat_dicts: list[dict[str, Any]]) -> tuple[
     seat_no = hand.players[act.seat][0]
     name = next((d["name"] for d in seat_dicts if d["no"] == seat_no and not d["empty"]), "")
     return (len(log), f"{name}: {gettext(word)}", act.seat) if name else None
+
+
+def _runs_twice(table: Any) -> bool:
+    from tables.services import runs_twice
+
+    return runs_twice(table)
 
 
 def _takes_straddle(game: str) -> bool:

@@ -58,7 +58,7 @@ ENGINE_ACTIONS = frozenset(
 )
 ARRANGE_ACTIONS = frozenset({"swap", "arrange", "done"})
 TABLE_ACTIONS = frozenset({"sit_out", "im_back", "new_session", "show_cards", "post_bb", "wait_bb", "time",
-                           "straddle_on", "straddle_off"})
+                           "straddle_on", "straddle_off", "run_twice_on", "run_twice_off"})
 
 
 class TableError(ValueError):
@@ -127,7 +127,7 @@ def table_create(
     *, creator: AbstractBaseUser | None, name: str, small_blind: int, big_blind: int,
     speed: str = "medium", max_seats: int = 3, is_public: bool = True, game: str = "PP",
     min_buy_in_bb: int = 5, max_buy_in_bb: int = 150, club: Any = None, seat_approval: bool = False,
-    straddles: bool = False,
+    straddles: bool = False, run_twice: bool = False,
 ) -> Table:
     """Open a table. A club table (``club``, opened by one of its hosts) is private to the club,
     plays any blinds and takes no rake; only games the live table can draw (``LIVE_GAMES``)."""
@@ -175,6 +175,7 @@ def table_create(
         min_buy_in_bb=min_buy_in_bb, max_buy_in_bb=max_buy_in_bb,
         club=club, seat_approval=bool(club is not None and seat_approval),
         straddles=bool(straddles and not is_public),  # public tables play without (DECISIONS.md)
+        run_twice=bool(run_twice and not is_public),  # so do they run once
     )
     transaction.on_commit(_lobby_changed)
     return table
@@ -528,6 +529,12 @@ def table_act(*, table_id: int, user: AbstractBaseUser, message: dict[str, Any])
                 raise TableError(_("This table does not play straddles."))
             seat.straddle = action == "straddle_on"
             seat.save(update_fields=["straddle"])
+        elif action in ("run_twice_on", "run_twice_off"):
+            # Kept on the seat until turned off; each deal passes the seats that agree (_deal).
+            if action == "run_twice_on" and not runs_twice(table):
+                raise TableError(_("This table runs the board once."))
+            seat.run_twice = action == "run_twice_on"
+            seat.save(update_fields=["run_twice"])
         elif action in ("post_bb", "wait_bb"):
             if not seat.wait_bb:
                 raise TableError(_("You are already dealt in: there is no big blind to post."))
@@ -949,6 +956,17 @@ def game_takes_straddle(game: str) -> bool:
     return getattr(variant, "FAMILY", "") == "flop" and getattr(variant, "STRUCTURE", "") != "fixed-limit"
 
 
+def runs_twice(table: Table) -> bool:
+    """Whether the players at ``table`` may agree to run the board twice: the host allows it and
+    the game dealt is Hold'em or Omaha (rules_engine.games.flop)."""
+    return table.run_twice and game_runs_twice(table.game)
+
+
+def game_runs_twice(game: str) -> bool:
+    """Hold'em and Omaha, every structure: the games with a board to run twice."""
+    return getattr(_variant_or_none(game), "FAMILY", "") == "flop"
+
+
 def _straddle(table: Table, ready: list[Seat], button: int, posted: list[int], dead: list[int]) -> int:
     """The straddle of the hand about to be dealt (0 for none): twice the big blind, when the
     seat left of the big blind (``ready[button + 3]``, three players or more) asked for it, is not
@@ -1159,7 +1177,10 @@ def _start_hand_if_ready(table: Table) -> Hand | None:
     commit = fairness.ShuffleCommitment.create(deck)
     setup = dataclasses.replace(setup, deck=deck, posts=tuple(seat_nos.index(n) for n in posted),
                                 dead=tuple(seat_nos.index(n) for n in dead),
-                                straddle=0 if units else _straddle(table, ready, setup.button, posted, dead))
+                                straddle=0 if units else _straddle(table, ready, setup.button, posted, dead),
+                                # The seats whose "Run it twice" is on: the engine runs the board
+                                # twice only when all those still in at an all-in are among them.
+                                run_twice=tuple(i for i, s in enumerate(ready) if s.run_twice) if runs_twice(table) else ())
     if getattr(variant, "FAMILY", "") == "draw":
         setup = dataclasses.replace(setup, reshuffle=fairness.reshuffle_order(commit))
     state = variant.start(setup)

@@ -216,6 +216,9 @@ class _Teller:
             self.board(kind, ev)
         elif kind == "board":
             self.say(_("One card for everyone, in the middle:"), ev.cards)
+        elif kind == "run_twice":
+            self.section(_("Second run"))
+            self.say(_("Everyone still in agreed to run it twice: the cards still to come are dealt again, half of each pot on each board."))
         elif kind == "arrange":
             self.say(_("Each player sets four cards under each board."))
         elif kind == "done" and self.family == "pp":
@@ -260,6 +263,9 @@ class _Teller:
             if ev.board is not None and ev.board > 0 and self.sections and self.sections[-1].title == titles[kind]:
                 self.sections[-1].boards.append(pictures([str(c) for c in ev.cards]))
                 return
+        elif ev.board == 1 and self.sections:  # Hold'em and Omaha run twice: the second run's streets
+            self.sections[-1].boards.append(pictures([str(c) for c in ev.cards]))
+            return
         s = self.section(titles[kind])
         s.boards.append(pictures([str(c) for c in ev.cards]))
 
@@ -296,7 +302,9 @@ class _Teller:
         many = len(self.pots) > 1
         for (seat, board, pot), won in self.wins.items():
             where = []
-            if board is not None:
+            if board is not None and self.family == "flop":  # run twice
+                where.append(_("run %(n)s") % {"n": board + 1})
+            elif board is not None:
                 where.append(_("board %(n)s") % {"n": board + 1})
             if many and pot is not None:
                 where.append(_("main pot") if pot == 0 else _("side pot %(n)s") % {"n": pot})

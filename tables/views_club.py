@@ -40,6 +40,10 @@ class ClubTableForm(forms.Form):
         label=gettext_lazy("Straddles allowed"), required=False,
         help_text=gettext_lazy("No-limit and pot-limit Hold'em and Omaha: a player may post twice the big blind from the seat left of it. The host can change it at the table."),
     )
+    run_twice = forms.BooleanField(
+        label=gettext_lazy("Running it twice allowed"), required=False,
+        help_text=gettext_lazy("Hold'em and Omaha: when an all-in ends the betting before the river and every player still in has “Run it twice” on, the rest of the board is dealt twice and each pot split between the two. The host can change it at the table."),
+    )
     seat_approval = forms.BooleanField(
         label=gettext_lazy("A host approves every seat"), required=False,
         help_text=gettext_lazy("Members ask for a seat and a host lets them sit. Hosts sit down directly."),
@@ -284,18 +288,31 @@ def table_host_new_invite(request: HttpRequest, table_id: int) -> HttpResponseRe
 @login_required
 def table_host_straddles(request: HttpRequest, table_id: int) -> HttpResponseRedirect:
     """Straddles allowed or not (no-limit and pot-limit Hold'em and Omaha)."""
+    return _host_flag(request, table_id, hosting.table_host_straddles, _("Say whether straddles are allowed."),
+                      _("Players may straddle from the next hand."), _("No more straddles from the next hand."))
+
+
+@require_POST
+@login_required
+def table_host_run_twice(request: HttpRequest, table_id: int) -> HttpResponseRedirect:
+    """Running it twice allowed or not (Hold'em and Omaha)."""
+    return _host_flag(request, table_id, hosting.table_host_run_twice, _("Say whether running it twice is allowed."),
+                      _("Players may run it twice from the next hand."), _("The board runs once from the next hand."))
+
+
+def _host_flag(request: HttpRequest, table_id: int, write: Any, unclear: str, said_on: str, said_off: str) -> HttpResponseRedirect:
+    """A house rule turned on (``on=1``) or off (``on=0``) by ``write``, said back to the host."""
     table = _hosted_table(request, table_id)
     on = request.POST.get("on", "")
     if on not in ("0", "1"):
-        messages.error(request, _("Say whether straddles are allowed."))
+        messages.error(request, unclear)
         return _back(table.id)
     try:
-        hosting.table_host_straddles(table_id=table.id, by=request.user, on=on == "1")
+        write(table_id=table.id, by=request.user, on=on == "1")
     except services.TableError as exc:
         messages.error(request, str(exc))
     else:
-        messages.success(request, _("Players may straddle from the next hand.") if on == "1"
-                         else _("No more straddles from the next hand."))
+        messages.success(request, said_on if on == "1" else said_off)
     return _back(table.id)
 
 

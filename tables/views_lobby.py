@@ -147,6 +147,10 @@ class TableForm(forms.Form):
         label=gettext_lazy("Straddles allowed (private tables)"), required=False,
         help_text=gettext_lazy("No-limit and pot-limit Hold'em and Omaha: a player may post twice the big blind from the seat left of it. The host can change it at the table."),
     )
+    run_twice = forms.BooleanField(
+        label=gettext_lazy("Running it twice allowed (private tables)"), required=False,
+        help_text=gettext_lazy("Hold'em and Omaha: when an all-in ends the betting before the river and every player still in has “Run it twice” on, the rest of the board is dealt twice and each pot split between the two. The host can change it at the table."),
+    )
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
@@ -202,6 +206,7 @@ def table_new(request: HttpRequest) -> HttpResponse:
                     creator=request.user, name=data["name"], small_blind=small_blind, big_blind=big_blind,
                     speed=data["speed"], max_seats=data["max_seats"], is_public=data["visibility"] == "public",
                     game=data["game"], straddles=data.get("straddles", False),
+                    run_twice=data.get("run_twice", False),
                 )
             except services.TableError as exc:
                 form.add_error(None, str(exc))
@@ -279,6 +284,7 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
     context["seat_options"] = _seat_options(context.get("seat_rows") or [])
     context["free_seats"] = [o for o in context["seat_options"] if o["free"]]
     context["straddles_on"] = services.straddles_on(table)  # the header says so
+    context["run_twice_on"] = services.runs_twice(table)
     context["chat_may_write"] = chat.may_write(table=table, user=request.user)
     context["chat_moderates"] = chat.moderates(table=table, user=request.user)
     context["chat_muted"] = context["chat_may_write"] and chat.is_muted(table_id=table.id, user=request.user)
@@ -368,11 +374,12 @@ def _host_panel_context(table: Table, viewer_id: int | None = None) -> dict[str,
     # at every table whose games a host picks, so that dealer's choice may turn to one.
     straddles = None if table.game == "BB" or (table.is_public and table.club_id is None) else {
         "on": table.straddles, "game_takes": services.game_takes_straddle(table.game)}
+    run_twice = None if straddles is None else {"on": table.run_twice, "game_takes": services.game_runs_twice(table.game)}
     # At a club table: members' requests for club chips wait on the club's page; say how many.
     chip_requests = len(club_selectors.pending_chip_requests(club=table.club)) if table.club_id is not None else 0
     return {"requests": requests, "players": players, "others": others, "club": table.club_id is not None, "terms": terms,
             "game_choice": choice, "levels": level_choice, "freezeout": fo_choice,
-            "chip_requests": chip_requests, "straddles": straddles}
+            "chip_requests": chip_requests, "straddles": straddles, "run_twice": run_twice}
 
 
 def _buy_in_context(request: HttpRequest, table: Table) -> dict[str, Any]:

@@ -168,7 +168,7 @@
     for (var title in boards) if (boards[title] !== boardsBefore[title]) lines.push(title + ": " + boards[title]);
     if (wins && wins !== winsBefore) lines.push(wins);
     if (turnCame) {
-      var buttons = root.querySelectorAll(".panel [data-action]:not([data-action=sit_out]):not(.act--straddle), .panel [data-draw]"), labels = [];
+      var buttons = root.querySelectorAll(".panel [data-action]:not([data-action=sit_out]):not(.act--straddle):not(.act--run-twice), .panel [data-draw]"), labels = [];
       for (var i = 0; i < buttons.length; i++) {
         var b = buttons[i], label = b.getAttribute("aria-label");
         if (!label) {  // the words, without the key's <kbd>
@@ -320,6 +320,8 @@
     set("[data-table-game]", felt.getAttribute("data-game"));  // dealer's choice
     var straddles = document.querySelector("[data-table-straddles]");  // a host allowed or stopped them
     if (straddles) straddles.hidden = felt.getAttribute("data-straddles") !== "on";
+    var twice = document.querySelector("[data-table-run-twice]");  // running it twice allowed or not
+    if (twice) twice.hidden = felt.getAttribute("data-run-twice") !== "on";
     var bb = parseInt(felt.getAttribute("data-big-blind"), 10);
     if (!(bb > 0)) return;
     if (addChips && addChips.getAttribute("data-max-bb")) {

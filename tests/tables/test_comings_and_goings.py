@@ -56,14 +56,14 @@ def _play(game: str, seed: int, steps: int = 500) -> Counter[str]:
     table = services.table_create(creator=None, name="busy", small_blind=5, big_blind=10, max_seats=6, game=game)
     # Straddles allowed (a host's setting, tables.hosting; this table has no host): they come
     # and go with the players' "Straddle" buttons below. Five-card draw refuses them.
-    Table.objects.filter(pk=table.id).update(straddles=True)
+    Table.objects.filter(pk=table.id).update(straddles=True, run_twice=True)
     people = [make_user(f"cg{seed}_{i}") for i in range(8)]
     for u in people[:3]:
         services.table_take_seat(table_id=table.id, user=u, buy_in=rng.choice([200, 500, 1000]))
     services.table_sweep(now=timezone.now() + dt.timedelta(minutes=1))
     table.refresh_from_db()
     assert Hand.objects.filter(table=table).exists()
-    posted_seen = bb_seen = dead_seen = replayed = straddled = 0
+    posted_seen = bb_seen = dead_seen = replayed = straddled = twice = 0
     last_checked = 0
     for _step in range(steps):
         table.refresh_from_db()
@@ -78,7 +78,8 @@ def _play(game: str, seed: int, steps: int = 500) -> Counter[str]:
                     _say(table, u, "post_bb")
         elif roll < 0.09 and seated:  # a waiting player changes their mind, or anyone tries
             _say(table, get_user_model().objects.get(pk=rng.choice(list(seated))),
-                 rng.choice(["post_bb", "wait_bb", "straddle_on", "straddle_on", "straddle_off"]))
+                 rng.choice(["post_bb", "wait_bb", "straddle_on", "straddle_on", "straddle_off",
+                             "run_twice_on", "run_twice_on", "run_twice_off"]))
         elif roll < 0.16 and seated:  # a break, or back from one
             _say(table, get_user_model().objects.get(pk=rng.choice(list(seated))), rng.choice(["sit_out", "im_back"]))
         elif roll < 0.18 and len(seated) > 2:  # someone leaves, maybe mid-hand
@@ -117,8 +118,14 @@ def _play(game: str, seed: int, steps: int = 500) -> Counter[str]:
         assert total == 0
         # Its stored history says who posted and who paid dead, and replays to the same stacks.
         state = get_variant(game).from_json(hand.state)
-        if state.setup.posts or state.setup.dead or state.setup.straddle:
+        if getattr(state, "second_board", None) is not None:
+            # Ran twice: everyone still in had "Run it twice" on when it was dealt.
+            assert set(state.in_hand) <= set(state.setup.run_twice)
+            twice += 1
+        if state.setup.posts or state.setup.dead or state.setup.straddle or state.setup.run_twice:
             parsed = parse_phh(hand.phh)
+            assert parsed.setup.run_twice == state.setup.run_twice
+            assert getattr(parsed.state, "second_board", None) == getattr(state, "second_board", None)
             assert (parsed.setup.posts, parsed.setup.dead) == (state.setup.posts, state.setup.dead)
             assert parsed.setup.straddle == state.setup.straddle
             assert parsed.state.stacks == state.stacks
@@ -132,4 +139,4 @@ def _play(game: str, seed: int, steps: int = 500) -> Counter[str]:
         if not act_once(table, rng, passive=True):
             services.table_sweep(now=timezone.now() + dt.timedelta(minutes=5))
     assert _total_chips() == _granted()
-    return Counter(posted=posted_seen, dead=dead_seen, hands=bb_seen, replayed=replayed, straddles=straddled)
+    return Counter(posted=posted_seen, dead=dead_seen, hands=bb_seen, replayed=replayed, straddles=straddled, run_twice=twice)
