@@ -67,6 +67,7 @@ def table_host_close(*, table_id: int, by: Any) -> int:
 MAX_BLIND = levels.MAX_BLIND
 
 
+@services.retry_when_busy
 def table_host_terms(*, table_id: int, by: Any, small_blind: Any = None, big_blind: Any = None, speed: Any = None) -> str:
     """Change the table's blinds and speed (each left as it is when not given). Between hands the
     change takes effect at once; while a hand is played, when it ends (the hand keeps what it was
@@ -126,6 +127,7 @@ def _lock_open_chips_table(table_id: int, at_baseball: str) -> Table:
     return table
 
 
+@services.retry_when_busy
 def table_host_levels(*, table_id: int, by: Any, minutes: Any) -> str:
     """Blinds that rise every ``minutes`` (one of ``levels.MINUTES``), from the blinds in play
     (or a host's change of them waiting for the hand to end); 0 stops the clock, the blinds in
@@ -159,6 +161,7 @@ def table_host_levels(*, table_id: int, by: Any, minutes: Any) -> str:
     return done
 
 
+@services.retry_when_busy
 def table_host_freezeout(*, table_id: int, by: Any, minutes: Any) -> str:
     """Start a freeze-out with the blinds going up every ``minutes`` (one of ``levels.MINUTES``),
     from the blinds in play, or call the one being played off (``minutes`` 0). Started between
@@ -216,6 +219,7 @@ def games_for(table: Table) -> list[str]:
     return out
 
 
+@services.retry_when_busy
 def table_host_game(*, table_id: int, by: Any, game: Any) -> str:
     """Deal ``game`` from the next hand on (at once between hands): dealer's choice. The stakes,
     speed, seats and stacks stay; a hand being played finishes by its own game. Returns ``"now"``
@@ -292,6 +296,7 @@ def table_host_new_invite(*, table_id: int, by: Any) -> str:
     return code
 
 
+@services.retry_when_busy
 def table_host_sit_out(*, table_id: int, by: Any, user_id: int) -> None:
     """Put a player on a break from the next hand (they come back with "I'm back")."""
     _host_table(table_id, by)
@@ -321,6 +326,7 @@ def table_host_stand_up(*, table_id: int, by: Any, user_id: int) -> bool:
     return not Seat.objects.filter(pk=seat.pk).exists()
 
 
+@services.retry_when_busy
 def table_seat_request(*, table_id: int, user: Any, buy_in: int) -> SeatRequest:
     """A member asks for a seat where a host approves every seat; the buy-in is taken from their
     club chips when a host says yes. Asking again replaces the buy-in of the waiting request."""
@@ -353,6 +359,7 @@ def table_seat_request(*, table_id: int, user: Any, buy_in: int) -> SeatRequest:
     return req
 
 
+@services.retry_when_busy
 def table_seat_request_approve(*, request_id: int, by: Any) -> Seat:
     """Seat the player who asked, with the buy-in they asked for."""
     req = SeatRequest.objects.filter(id=request_id).first()
@@ -371,6 +378,7 @@ def table_seat_request_approve(*, request_id: int, by: Any) -> Seat:
     return seat
 
 
+@services.retry_when_busy
 def table_seat_request_decline(*, request_id: int, by: Any) -> None:
     req = SeatRequest.objects.filter(id=request_id).first()
     if req is None:

@@ -469,9 +469,11 @@ def _generic_wins(result: dict[str, Any] | None, names: dict[int, str]) -> list[
         if pot.get("boards"):
             for board in pot["boards"]:
                 for w in board.get("winners") or []:
+                    # A low is named by its cards ("7-5-3-2-A"): its category would only repeat "low".
+                    low = w.get("category") == "low" and w.get("description")
                     out.append({
                         "name": names.get(w.get("seat"), "?"), "amount": w.get("amount", 0),
-                        "category": category_name(w.get("category")), "cards": list(w.get("cards") or []),
+                        "category": low or category_name(w.get("category")), "cards": list(w.get("cards") or []),
                         "side": board.get("half", ""), "pot": pot.get("index", 0),
                         "split": len(board.get("winners") or []) > 1,
                         **({"run": board.get("board", 0) + 1} if twice else {}),

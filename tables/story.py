@@ -116,6 +116,8 @@ class _Teller:
         self.dealing = False  # the last event was a deal (stud's deals open a street's section)
         self.batch: set[int] = set()  # the seats dealt to in this street
         self.drawn = False  # five-card draw: the draw has begun
+        self.community: list[str] = []  # Hold'em and Omaha: the (first run's) board so far
+        self.second: list[str] = []  # ... and a second run's board, shared cards first
         self.wins: dict[tuple[int, int | None, int | None], Fraction | int] = {}
         self.pots: set[int] = set()
 
@@ -218,6 +220,7 @@ class _Teller:
             self.say(_("One card for everyone, in the middle:"), ev.cards)
         elif kind == "run_twice":
             self.section(_("Second run"))
+            self.second = self.community[: ev.amount]
             self.say(_("Everyone still in agreed to run it twice: the cards still to come are dealt again, half of each pot on each board."))
         elif kind == "arrange":
             self.say(_("Each player sets four cards under each board."))
@@ -263,9 +266,11 @@ class _Teller:
             if ev.board is not None and ev.board > 0 and self.sections and self.sections[-1].title == titles[kind]:
                 self.sections[-1].boards.append(pictures([str(c) for c in ev.cards]))
                 return
-        elif ev.board == 1 and self.sections:  # Hold'em and Omaha run twice: the second run's streets
-            self.sections[-1].boards.append(pictures([str(c) for c in ev.cards]))
+        elif ev.board == 1 and self.sections:  # Hold'em and Omaha run twice: the whole second board
+            self.second.extend(str(c) for c in ev.cards)
+            self.sections[-1].boards[:] = [pictures(self.second)]
             return
+        self.community.extend(str(c) for c in ev.cards)
         s = self.section(titles[kind])
         s.boards.append(pictures([str(c) for c in ev.cards]))
 

@@ -353,6 +353,47 @@ def test_a_host_allows_straddles_and_a_player_straddles(browser: Any, fast_serve
         p.context.close()
 
 
+def test_a_host_allows_running_it_twice_and_an_all_in_runs_twice(browser: Any, fast_server: str, screenshot: Any) -> None:
+    """The host allows running it twice; both players turn on "Run it twice"; one goes all-in
+    before the flop, the other calls, and both pages show the second board and which run each
+    share was won on."""
+    pages = _seated_at_a_paused_private_table(browser, fast_server, ("vic", "wes"), PHONE, game="NT")
+    host = pages[0]
+    assert pages[1].locator(".act--run-twice").count() == 0
+    with host.expect_navigation():
+        host.click("#host-panel .hostpanel__run-twice button[type=submit]")
+    assert "Players may run it twice from the next hand." in host.locator("main").inner_text()
+    for page in pages:
+        page.wait_for_selector(".act--run-twice", timeout=10_000)
+        page.wait_for_selector("[data-table-run-twice]", state="visible", timeout=10_000)
+        page.locator(".act--run-twice").click()
+        page.wait_for_selector('.act--run-twice[aria-pressed="true"]', timeout=10_000)
+    with host.expect_navigation():
+        host.click("#host-panel button:has-text('Resume')")
+    for page in pages:
+        _wait(page, ".phase-preflop")
+    deadline = time.monotonic() + 20
+    while not any(p.locator("[data-sized-go]").count() for p in pages):
+        assert time.monotonic() < deadline, "nobody's turn came"
+        time.sleep(0.2)
+    shover = next(p for p in pages if p.locator("[data-sized-go]").count())
+    caller = pages[1] if shover is pages[0] else pages[0]
+    box = shover.locator("[data-size-input]")
+    box.fill(str(box.get_attribute("max")))
+    shover.click("[data-sized-go]")
+    caller.wait_for_selector(".act--call", timeout=10_000)
+    caller.click(".act--call")
+    for page in pages:
+        page.wait_for_selector(".board--second", timeout=15_000)
+        assert page.locator(".board--second .board__title").inner_text().strip() == "Second run"
+        assert page.locator(".board--second .card").count() == 5
+        wins = page.locator(".wins").inner_text()
+        assert "run 1" in wins and "run 2" in wins, wins
+    screenshot(caller, "phone-run-twice")
+    for p in pages:
+        p.context.close()
+
+
 def test_a_host_starts_a_freezeout_and_calls_it_off(browser: Any, fast_server: str, screenshot: Any) -> None:
     host, guest = _seated_at_a_paused_private_table(browser, fast_server, ("fay", "gil"), DESKTOP)
     host.select_option("#freezeout-minutes", "20")

@@ -48,3 +48,22 @@ def test_inside_an_outer_transaction_nothing_is_retried() -> None:
     with pytest.raises(OperationalError):
         writer()
     assert len(calls) == 1
+
+
+def test_every_host_writer_runs_again_when_the_database_is_busy() -> None:
+    """Each host control is one transaction: a busy database makes it run again, as a player's
+    action does (the pause, resume, close and stand-up writers are the table's own, wrapped)."""
+    import inspect
+
+    from tables import hosting, services
+
+    writers = [name for name, fn in vars(hosting).items()
+               if name.startswith("table_") and inspect.isfunction(fn) and fn.__module__ == hosting.__name__]
+    assert len(writers) >= 15
+    for name in writers:
+        fn = getattr(hosting, name)
+        wrapped = getattr(fn, "__wrapped__", None)
+        # Wrapped here, or a thin caller of a table writer that is wrapped in services.
+        calls = [w for w in ("table_pause", "table_resume", "table_close", "table_leave_seat")
+                 if f"services.{w}(" in inspect.getsource(fn)]
+        assert wrapped is not None or (calls and all(hasattr(getattr(services, w), "__wrapped__") for w in calls)), name

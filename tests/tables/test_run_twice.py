@@ -97,6 +97,11 @@ def test_everyone_agreeing_an_all_in_runs_twice_and_every_page_shows_both_boards
     client.force_login(users[1])
     page = client.get(reverse("hand_history", args=[table.id, hand.number])).content.decode()
     assert "Second run" in page and "agreed to run it twice" in page and "(run 2" in page
+    assert "board--second" in page and "· run 2" in page  # the hand's last picture has both boards
+    story = selectors.finished_hand_context(hand=Hand.objects.get(pk=hand.pk), user=users[1])["story"]
+    second = [part for part in story if part.title == "Second run"]
+    assert len(second) == 1 and len(second[0].boards) == 1
+    assert [str(c["pic"].card) for c in second[0].boards[0]] == [str(c) for c in state.second_board]
     phh = client.get(reverse("hand_history_phh", args=[table.id, hand.number])).content.decode()
     assert "_run_twice = [1, 2]" in phh and "# second run" in phh
     parsed = parse_phh(phh)
