@@ -547,8 +547,6 @@ class PatchPatchNotation(VariantNotation):
         out["_public"] = setup.public
         if setup.check_buy_in:
             out["_check_buy_in"] = True
-        if setup.run_twice:
-            out["_run_twice"] = [k + 1 for k, seat in enumerate(players) if seat in setup.run_twice]
         if result is not None:
             out["_rake"] = result.rake
         for key, value in extra.items():
@@ -1135,7 +1133,12 @@ class ClassicNotation(VariantNotation):
             if (not isinstance(agreed, list) or not all(_is_player_number(p, n) for p in agreed)
                     or len(set(agreed)) != len(agreed)):
                 raise _fail("", f"_run_twice lists the players who agree to run it twice, e.g. [1, 2]; got {agreed!r}")
-            params["run_twice"] = tuple(players[p - 1] for p in agreed)
+            params["run_twice"] = tuple(sorted(players[p - 1] for p in agreed))
+        if "_bomb_pot" in fields:
+            bomb = fields["_bomb_pot"]
+            if game.FAMILY != "flop" or not _is_player_number(bomb, 10**12):
+                raise _fail("", f"_bomb_pot is what every player puts in a Hold'em or Omaha bomb pot, e.g. 20; got {bomb!r}")
+            params["bomb"] = bomb
         deck, reshuffle = self._deck_from(lines, players, button, run_twice="_run_twice" in fields)
         setup = HandSetup(
             stacks=tuple(stacks),
@@ -1580,6 +1583,8 @@ class ClassicNotation(VariantNotation):
             out["_check_buy_in"] = True
         if setup.run_twice:
             out["_run_twice"] = [k + 1 for k, seat in enumerate(players) if seat in setup.run_twice]
+        if setup.bomb:
+            out["_bomb_pot"] = setup.bomb
         if result is not None:
             out["_rake"] = result.rake
         for key, value in extra.items():

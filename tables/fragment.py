@@ -70,6 +70,8 @@ _STRADDLE_TITLE = gettext_noop("Post twice the big blind whenever you sit left o
 _RUN_TWICE = gettext_noop("Run it twice")
 _RUN_TWICE_TITLE = gettext_noop("When an all-in ends the betting before the river and everyone still in agrees, deal the rest of the board twice, half the pot on each; on until you turn it off")
 _SECOND_RUN = gettext_noop("Second run")
+_BOMB = gettext_noop("Bomb pot")
+_BOMB_NEXT = gettext_noop("Next hand: a bomb pot, %(amount)s from everyone, the flop at once.")
 _CHECK_FOLD = gettext_noop("Check/fold")
 _MORE_TIME = gettext_noop("More time +%(n)s s")
 _BANK_LEFT = gettext_noop("Time bank: %(n)s s left")
@@ -93,6 +95,19 @@ def _terms(table: Any) -> str:
     return (f' data-stakes="{_v(stakes_text(game, small, big))}" data-speed="{_t(_SPEEDS.get(speed, speed))}"'
             f' data-big-blind="{_v(str(big))}" data-game="{_v(game_name(game))}" data-straddles="{straddles}"'
             f' data-run-twice="{twice}"')
+
+
+def _bomb_next(table: Any) -> str:
+    """The bomb pot a host asked for, said to everyone until it is dealt."""
+    bb = _get(table, "bomb_next_bb") if table is not None else 0
+    if not bb:
+        return ""
+    from tables.services import game_has_bomb
+
+    if not game_has_bomb(_get(table, "next_game") or _get(table, "game")):
+        return ""
+    amount = chips(bb * (_get(table, "next_big_blind") or _get(table, "big_blind")))
+    return f'<p class="muted next-terms next-bomb">{_bt(_BOMB_NEXT, amount=amount)}</p>'
 
 
 def _next_terms(table: Any) -> str:
@@ -234,7 +249,8 @@ def _render_table(context: Any) -> SafeString:
         "    </ol>\n\n    "
     ]
     if phase:
-        out.append(f'\n    <p class="pot">{_t("Pot")} <strong><bdi dir="ltr">{_v(chips(get("pot")))}</bdi></strong>\n      ')
+        out.append(f'\n    <p class="pot">{_t("Pot")} <strong><bdi dir="ltr">{_v(chips(get("pot")))}</bdi></strong>'
+                   f'{" <span class=\"pot__bomb\">" + _t(_BOMB) + "</span>" if get("bomb") else ""}\n      ')
         if phase == "arrange":
             out.append(f'<span class="phase-note">{_t("Arrange your cards")} {_CLOCK}</span>')
         out.append("\n    </p>\n    ")
@@ -284,6 +300,7 @@ def _render_table(context: Any) -> SafeString:
             out.append(f'<p class="scoop" role="status"><span aria-hidden="true">★</span> {scoop}</p>')
         out.append("\n    ")
         out.append(_next_terms(table))
+        out.append(_bomb_next(table))
         out.append(_levels(table))
         if phase == "over" and not _get(bb, "over") and not get("replay"):
             if _get(table, "status") == "paused" or _get(table, "pause_after_hand"):
@@ -295,7 +312,7 @@ def _render_table(context: Any) -> SafeString:
         if _get(table, "status") == "closed":  # a host closed it, or it stood empty for a day
             out.append(f'\n    <p class="waiting muted" data-table-closed>{_t("This table is closed.")}</p>\n    ')
         elif _get(table, "status") == "paused":  # a host's pause, not a lack of players
-            out.append(f'\n    <p class="waiting muted">{_t(_PAUSED)}</p>{_levels(table)}\n    ')
+            out.append(f'\n    <p class="waiting muted">{_t(_PAUSED)}</p>{_bomb_next(table)}{_levels(table)}\n    ')
         elif _get(table, "next_hand_at"):
             out.append(f'\n    <p class="waiting">{_t("The first hand is dealt in")} {_CLOCK}</p>\n    \n    ')
         else:

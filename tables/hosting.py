@@ -263,6 +263,31 @@ def table_host_run_twice(*, table_id: int, by: Any, on: bool) -> None:
     _host_flag(table_id, by, "run_twice", on, _("Public tables run the board once."))
 
 
+@services.retry_when_busy
+def table_host_bomb(*, table_id: int, by: Any, big_blinds: Any) -> None:
+    """A bomb pot for the next Hold'em or Omaha hand: everyone puts ``big_blinds`` big blinds in
+    (one of ``services.BOMB_CHOICES``), no blinds, the flop at once; 0 calls off one asked for.
+    A hand being played is not changed."""
+    if big_blinds not in (0, *services.BOMB_CHOICES):
+        raise TableError(_("Choose a bomb pot of %(choices)s big blinds.")
+                         % {"choices": ", ".join(str(c) for c in services.BOMB_CHOICES)})
+    _host_table(table_id, by)
+    with transaction.atomic():
+        table = services._lock_table(table_id)
+        if table.status == Table.Status.CLOSED or table.close_after_hand:
+            raise TableError(_("This table is closed."))
+        if table.is_public and table.club_id is None:
+            raise TableError(_("Public tables have no bomb pots."))
+        game = table.next_game or table.game
+        if big_blinds and not services.game_has_bomb(game):
+            raise TableError(_("Bomb pots are dealt in Hold'em and Omaha only."))
+        if table.bomb_next_bb == big_blinds:
+            return
+        table.bomb_next_bb = big_blinds
+        hotsql.save(table, ["bomb_next_bb"])
+        services._bump(table)
+
+
 def _host_flag(table_id: int, by: Any, field: str, on: bool, public_refusal: str) -> None:
     """Turn one of a hosted table's house rules (a boolean column) on or off."""
     _host_table(table_id, by)

@@ -80,6 +80,9 @@ class Table(models.Model):
     # The host lets players run the board twice: in Hold'em and Omaha, when the betting ends for
     # good before the river and everyone still in has "Run it twice" on (Seat.run_twice).
     run_twice = models.BooleanField(default=False)
+    # A host's bomb pot for the next Hold'em or Omaha hand dealt: everyone puts this many big
+    # blinds in, no blinds, the flop at once (rules_engine.games.flop); 0: none asked for.
+    bomb_next_bb = models.PositiveSmallIntegerField(default=0)
     version = models.BigIntegerField(default=0)
     button_seat = models.SmallIntegerField(default=-1)
     hands_played = models.PositiveIntegerField(default=0)

@@ -353,6 +353,7 @@ def present(*, view: dict[str, Any] | None, seats: list[dict[str, Any]], players
         "boards": boards,
         "community": community,
         "second_run": second_run,
+        "bomb": view.get("bomb") or 0,
         "mine": mine,
         "my_made": my_made,
         "wins": _sided(_generic_wins(result, names), _is_hilo(result)) if family != "pp" else [],

@@ -962,6 +962,14 @@ def runs_twice(table: Table) -> bool:
     return table.run_twice and game_runs_twice(table.game)
 
 
+BOMB_CHOICES = (1, 2, 3, 5)  # big blinds each, the host's choice
+
+
+def game_has_bomb(game: str) -> bool:
+    """Hold'em and Omaha, every structure: the games a bomb pot is dealt in."""
+    return getattr(_variant_or_none(game), "FAMILY", "") == "flop"
+
+
 def game_runs_twice(game: str) -> bool:
     """Hold'em and Omaha, every structure: the games with a board to run twice."""
     return getattr(_variant_or_none(game), "FAMILY", "") == "flop"
@@ -1157,10 +1165,15 @@ def _start_hand_if_ready(table: Table) -> Hand | None:
     units = baseball.is_baseball(table)
     if units:  # a session's first dealer is drawn at random (tables.baseball)
         button_seat = baseball.dealer_seat(table, seat_nos, button_seat)
+    # A bomb pot the host asked for, at the first Hold'em or Omaha hand dealt: everyone puts it
+    # in, so a player coming in pays it instead of a big blind, nobody straddles, and nobody
+    # misses a blind or pays one owed (none is posted).
+    bomb = table.bomb_next_bb * table.big_blind if table.bomb_next_bb and not units and game_has_bomb(table.game) else 0
     dead: list[int] = []
     if not units and _blind_game(table):
-        _mark_missed_blinds(table, ready, button_seat)
-        dead = _dead_small_blinds(ready, button_seat)
+        if not bomb:  # a small blind owed waits for a hand with blinds
+            _mark_missed_blinds(table, ready, button_seat)
+            dead = _dead_small_blinds(ready, button_seat)
     table.button_seat = button_seat
     variant = _variant(table)
     # The same setup the pages describe the stakes from (tables.stakes).
@@ -1175,9 +1188,13 @@ def _start_hand_if_ready(table: Table) -> Hand | None:
     # the committed deck and salts (without one the engine would use the natural card order).
     deck = Deck.shuffled(secrets.SystemRandom()).order
     commit = fairness.ShuffleCommitment.create(deck)
-    setup = dataclasses.replace(setup, deck=deck, posts=tuple(seat_nos.index(n) for n in posted),
+    if bomb:
+        posted = []
+        table.bomb_next_bb = 0
+        hotsql.save(table, ["bomb_next_bb"])
+    setup = dataclasses.replace(setup, deck=deck, posts=tuple(seat_nos.index(n) for n in posted), bomb=bomb,
                                 dead=tuple(seat_nos.index(n) for n in dead),
-                                straddle=0 if units else _straddle(table, ready, setup.button, posted, dead),
+                                straddle=0 if units or bomb else _straddle(table, ready, setup.button, posted, dead),
                                 # The seats whose "Run it twice" is on: the engine runs the board
                                 # twice only when all those still in at an all-in are among them.
                                 run_twice=tuple(i for i, s in enumerate(ready) if s.run_twice) if runs_twice(table) else ())

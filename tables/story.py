@@ -86,7 +86,7 @@ def _all_in(state: Any, action: Any) -> set[int]:
     return {action.seat} if behind[action.seat] == 0 else set()
 
 
-_BETS = frozenset({"blind", "straddle", "post", "dead", "ante", "bring_in", "call", "bet", "raise", "all_in", "complete"})
+_BETS = frozenset({"blind", "straddle", "bomb", "post", "dead", "ante", "bring_in", "call", "bet", "raise", "all_in", "complete"})
 
 
 def _amount(x: Fraction | int) -> str:
@@ -186,6 +186,8 @@ class _Teller:
         amount = _amount(ev.amount) if ev.amount else "0"
         if kind == "blind":
             self.say(_("%(name)s: blind %(amount)s") % {"name": who, "amount": amount} + tail)
+        elif kind == "bomb":
+            self.say(_("%(name)s: bomb pot %(amount)s") % {"name": who, "amount": amount} + tail)
         elif kind == "straddle":
             self.say(_("%(name)s: straddle %(amount)s") % {"name": who, "amount": amount} + tail)
         elif kind == "post":

@@ -300,6 +300,21 @@ def table_host_run_twice(request: HttpRequest, table_id: int) -> HttpResponseRed
                       _("Players may run it twice from the next hand."), _("The board runs once from the next hand."))
 
 
+@require_POST
+@login_required
+def table_host_bomb(request: HttpRequest, table_id: int) -> HttpResponseRedirect:
+    """A bomb pot for the next hand (``bb``: big blinds each), or called off (``bb=0``)."""
+    table = _hosted_table(request, table_id)
+    raw = request.POST.get("bb", "")
+    try:
+        hosting.table_host_bomb(table_id=table.id, by=request.user, big_blinds=int(raw) if raw.isdigit() else -1)
+    except services.TableError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(request, _("The next hand is a bomb pot.") if raw != "0" else _("No bomb pot next hand."))
+    return _back(table.id)
+
+
 def _host_flag(request: HttpRequest, table_id: int, write: Any, unclear: str, said_on: str, said_off: str) -> HttpResponseRedirect:
     """A house rule turned on (``on=1``) or off (``on=0``) by ``write``, said back to the host."""
     table = _hosted_table(request, table_id)

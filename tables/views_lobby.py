@@ -375,11 +375,14 @@ def _host_panel_context(table: Table, viewer_id: int | None = None) -> dict[str,
     straddles = None if table.game == "BB" or (table.is_public and table.club_id is None) else {
         "on": table.straddles, "game_takes": services.game_takes_straddle(table.game)}
     run_twice = None if straddles is None else {"on": table.run_twice, "game_takes": services.game_runs_twice(table.game)}
+    # A bomb pot for the next hand: offered where Hold'em or Omaha is dealt (or comes next).
+    bomb = None if straddles is None or not services.game_has_bomb(table.next_game or table.game) else {
+        "next": table.bomb_next_bb, "choices": services.BOMB_CHOICES, "big_blind": table.big_blind}
     # At a club table: members' requests for club chips wait on the club's page; say how many.
     chip_requests = len(club_selectors.pending_chip_requests(club=table.club)) if table.club_id is not None else 0
     return {"requests": requests, "players": players, "others": others, "club": table.club_id is not None, "terms": terms,
             "game_choice": choice, "levels": level_choice, "freezeout": fo_choice,
-            "chip_requests": chip_requests, "straddles": straddles, "run_twice": run_twice}
+            "chip_requests": chip_requests, "straddles": straddles, "run_twice": run_twice, "bomb": bomb}
 
 
 def _buy_in_context(request: HttpRequest, table: Table) -> dict[str, Any]:

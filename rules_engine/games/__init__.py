@@ -125,6 +125,9 @@ class HandSetup:
       the betting ends for good before the river and every seat still in the hand is among them,
       the cards still to come are dealt twice and each pot is split between the two boards
       (rules_engine.games.flop).
+    * ``bomb``: Hold'em and Omaha only, chips (0 for none): a bomb pot. Every seat puts this in
+      the pot (dead, like an ante; a shorter stack all it has), nobody posts a blind or a
+      straddle, and the flop comes at once: the first betting round is the flop's.
     """
 
     stacks: tuple[int, ...]
@@ -144,6 +147,7 @@ class HandSetup:
     dead: tuple[int, ...] = ()
     straddle: int = 0
     run_twice: tuple[int, ...] = ()
+    bomb: int = 0
 
     def __post_init__(self) -> None:
         # Accept lists from callers; store tuples so the value stays hashable and frozen.
@@ -172,7 +176,7 @@ class HandSetup:
             "check_buy_in": self.check_buy_in,
         }
         # The optional fields only when set, so a Patch-Patch setup reads as it always did.
-        for name in ("ante", "bring_in", "small_bet", "big_bet", "straddle"):
+        for name in ("ante", "bring_in", "small_bet", "big_bet", "straddle", "bomb"):
             value = getattr(self, name)
             if value:
                 out[name] = value
@@ -209,6 +213,7 @@ class HandSetup:
                 dead=tuple(data.get("dead") or ()),
                 straddle=data.get("straddle", 0),
                 run_twice=tuple(data.get("run_twice") or ()),
+                bomb=data.get("bomb", 0),
             )
         except (KeyError, TypeError) as exc:
             raise SetupError(f"a hand setup needs stacks, button and blinds ({exc})") from None

@@ -215,7 +215,7 @@ class ClassicGame:
                 "the blinds must be whole numbers with 0 < small blind <= big blind, "
                 f"not {sb!r}-{bb!r}"
             )
-        for name in ("ante", "bring_in", "small_bet", "big_bet", "straddle"):
+        for name in ("ante", "bring_in", "small_bet", "big_bet", "straddle", "bomb"):
             value = getattr(setup, name)
             if not _is_int(value) or value < 0:
                 raise SetupError(f"{name.replace('_', ' ')} must be a whole number of chips, not {value!r}")
@@ -246,6 +246,11 @@ class ClassicGame:
                 raise SetupError(f"{n} players need {need} cards, the deck has {len(setup.deck)}")
         cls._validate_posts(setup, n)
         cls._validate_straddle(setup, n)
+        if setup.bomb:
+            if cls.FAMILY != "flop":
+                raise SetupError(f"{cls.name} has no bomb pot (Hold'em and Omaha only)")
+            if setup.straddle or setup.posts:
+                raise SetupError("a bomb pot has no blinds: nobody straddles or posts one to come in")
         if setup.run_twice:
             if cls.FAMILY != "flop":
                 raise SetupError(f"{cls.name} is not run twice (Hold'em and Omaha only)")

@@ -51,6 +51,11 @@ Decisions where the rulebook is silent (see also :mod:`rules_engine.games.classi
   low again). A deck too short for the second run (ten Omaha players all-in before the flop)
   runs once. The decision is the engine's alone: nobody is asked during the hand, so it never
   waits on anyone.
+* A bomb pot (``HandSetup.bomb``): every seat puts the bomb in the pot, dead, after the cards are
+  dealt (a shorter stack all it has, all-in); no blinds, straddle or post to come in (a dead small
+  blind owed is still paid), no betting before the flop. The flop is dealt at once and its
+  betting opens with the first seat still in left of the button, the smallest bet the big blind
+  (fixed limit: the small bet), as on any flop. The button moves as usual.
 """
 
 from __future__ import annotations
@@ -117,6 +122,8 @@ class FlopState(ClassicState):
         self._pos = k * n
         for seat in order:
             ev.append(Event("deal", seat=seat, amount=k))
+        if self.setup.bomb:
+            return self._bomb_pot(ev)
         self._post_antes(ev)
         bet = self._bet
         for seat, amount in ((sb, self.setup.small_blind), (bb, self.setup.big_blind)):
@@ -138,6 +145,21 @@ class FlopState(ClassicState):
         if self.straddle_seat is not None and not bet.all_in[self.straddle_seat]:
             self.acts[self.straddle_seat] = "straddle"  # the seat says so until it acts
         self._start_over(ev)
+        return ev
+
+    def _bomb_pot(self, ev: list[Event]) -> list[Event]:
+        self.small_blind_seat = self.big_blind_seat = None
+        self._post_antes(ev)
+        for seat in self._order:
+            paid = self._bet.post(seat, self.setup.bomb, live=False)
+            ev.append(Event("bomb", seat=seat, amount=paid))
+        self._post_big_blinds(ev)  # only a dead small blind owed: validated, no posts
+        # No betting before the flop: the first round is over before it began.
+        self._in_start = True
+        try:
+            self._round_over(ev)
+        finally:
+            self._in_start = False
         return ev
 
     def _at_showdown(self) -> None:
@@ -192,7 +214,7 @@ class FlopState(ClassicState):
 
     def _table_view(self) -> dict[str, Any]:
         second = self.second_board
-        return {"straddle_seat": self.straddle_seat, "straddle": self.setup.straddle,
+        return {"straddle_seat": self.straddle_seat, "straddle": self.setup.straddle, "bomb": self.setup.bomb,
                 # Both runs are dealt in the action that ends the betting, so the second board
                 # is never seen before its cards are out.
                 "second_board": None if second is None or len(second) < 5 else cards_json(second),

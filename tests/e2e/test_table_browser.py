@@ -394,6 +394,28 @@ def test_a_host_allows_running_it_twice_and_an_all_in_runs_twice(browser: Any, f
         p.context.close()
 
 
+def test_a_host_deals_a_bomb_pot(browser: Any, fast_server: str, screenshot: Any) -> None:
+    """The host asks for a bomb pot of 3 big blinds; everyone is told, and the hand dealt starts on
+    the flop with 30 from each player in the pot."""
+    pages = _seated_at_a_paused_private_table(browser, fast_server, ("xan", "yul", "zed"), DESKTOP, game="PO")
+    host = pages[0]
+    host.select_option("#bomb-bb", "3")
+    with host.expect_navigation():
+        host.click("#host-panel .hostpanel__bomb button[type=submit]")
+    assert "The next hand is a bomb pot of 3 big blinds each." in host.locator("main").inner_text()
+    for page in pages[1:]:
+        page.wait_for_selector(".next-bomb", timeout=10_000)
+    with host.expect_navigation():
+        host.click("#host-panel button:has-text('Resume')")
+    for page in pages:
+        _wait(page, ".phase-flop")
+        assert page.locator(".pot__bomb").inner_text().strip() == "Bomb pot"
+        assert "".join(ch for ch in page.locator(".pot strong").inner_text() if ch.isdigit()) == "90"
+    screenshot(pages[1], "desktop-bomb-pot")
+    for p in pages:
+        p.context.close()
+
+
 def test_a_host_starts_a_freezeout_and_calls_it_off(browser: Any, fast_server: str, screenshot: Any) -> None:
     host, guest = _seated_at_a_paused_private_table(browser, fast_server, ("fay", "gil"), DESKTOP)
     host.select_option("#freezeout-minutes", "20")

@@ -49,6 +49,7 @@ def test_random_comings_and_goings_lose_no_chip(monkeypatch: pytest.MonkeyPatch)
     assert seen["hands"] > 60
     assert seen["replayed"] > 0, "no history with a post or a dead blind was replayed"
     assert seen["straddles"] > 0, "nobody ever straddled: the test did not test it"
+    assert seen["bombs"] > 0, "no bomb pot was ever dealt: the test did not test it"
 
 
 def _play(game: str, seed: int, steps: int = 500) -> Counter[str]:
@@ -63,7 +64,7 @@ def _play(game: str, seed: int, steps: int = 500) -> Counter[str]:
     services.table_sweep(now=timezone.now() + dt.timedelta(minutes=1))
     table.refresh_from_db()
     assert Hand.objects.filter(table=table).exists()
-    posted_seen = bb_seen = dead_seen = replayed = straddled = twice = 0
+    posted_seen = bb_seen = dead_seen = replayed = straddled = twice = bombs = between = 0
     last_checked = 0
     for _step in range(steps):
         table.refresh_from_db()
@@ -91,6 +92,9 @@ def _play(game: str, seed: int, steps: int = 500) -> Counter[str]:
             if rng.random() < 0.3:
                 for s in Seat.objects.filter(table=table, sitting_out=True):
                     _say(table, s.user, "im_back")
+            between += 1
+            if between % 5 == 0 and game != "F5D":  # a host's bomb pot now and then (no dice drawn)
+                Table.objects.filter(pk=table.id).update(bomb_next_bb=1)
             services.table_sweep(now=timezone.now() + dt.timedelta(minutes=5))
         assert _total_chips() == _granted()
         # Each new hand: whoever came in from waiting is its big blind or posted one.
@@ -99,10 +103,15 @@ def _play(game: str, seed: int, steps: int = 500) -> Counter[str]:
             state = get_variant(game).from_json(hand.state)
             seat_of = [p[0] for p in hand.players]
             posts = [seat_of[i] for i in state.setup.posts]
-            blinds = {seat_of[state.small_blind_seat], seat_of[state.big_blind_seat]}
+            blinds = set() if state.setup.bomb else {seat_of[state.small_blind_seat], seat_of[state.big_blind_seat]}
             assert not blinds & set(posts)
             # A dead small blind is paid by someone back from a break, never by the blinds.
             assert not blinds & {seat_of[i] for i in state.setup.dead}
+            if state.setup.bomb:
+                # Everyone put the bomb in: no blinds, straddle or post to come in.
+                assert state.small_blind_seat is None and not state.setup.posts and not state.setup.straddle
+                assert [e.kind for e in state.start_events].count("bomb") == len(seat_of)
+                bombs += 1
             if state.setup.straddle:
                 # From the seat left of the big blind, three players or more, not posting too.
                 spot = (state.button + 3) % len(seat_of)
@@ -122,9 +131,9 @@ def _play(game: str, seed: int, steps: int = 500) -> Counter[str]:
             # Ran twice: everyone still in had "Run it twice" on when it was dealt.
             assert set(state.in_hand) <= set(state.setup.run_twice)
             twice += 1
-        if state.setup.posts or state.setup.dead or state.setup.straddle or state.setup.run_twice:
+        if state.setup.posts or state.setup.dead or state.setup.straddle or state.setup.run_twice or state.setup.bomb:
             parsed = parse_phh(hand.phh)
-            assert parsed.setup.run_twice == state.setup.run_twice
+            assert parsed.setup.run_twice == state.setup.run_twice and parsed.setup.bomb == state.setup.bomb
             assert getattr(parsed.state, "second_board", None) == getattr(state, "second_board", None)
             assert (parsed.setup.posts, parsed.setup.dead) == (state.setup.posts, state.setup.dead)
             assert parsed.setup.straddle == state.setup.straddle
@@ -139,4 +148,4 @@ def _play(game: str, seed: int, steps: int = 500) -> Counter[str]:
         if not act_once(table, rng, passive=True):
             services.table_sweep(now=timezone.now() + dt.timedelta(minutes=5))
     assert _total_chips() == _granted()
-    return Counter(posted=posted_seen, dead=dead_seen, hands=bb_seen, replayed=replayed, straddles=straddled, run_twice=twice)
+    return Counter(posted=posted_seen, dead=dead_seen, hands=bb_seen, replayed=replayed, straddles=straddled, run_twice=twice, bombs=bombs)
