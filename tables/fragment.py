@@ -249,8 +249,8 @@ def _render_table(context: Any) -> SafeString:
         "    </ol>\n\n    "
     ]
     if phase:
-        out.append(f'\n    <p class="pot">{_t("Pot")} <strong><bdi dir="ltr">{_v(chips(get("pot")))}</bdi></strong>'
-                   f'{" <span class=\"pot__bomb\">" + _t(_BOMB) + "</span>" if get("bomb") else ""}\n      ')
+        bomb = f' <span class="pot__bomb">{_t(_BOMB)}</span>' if get("bomb") else ""
+        out.append(f'\n    <p class="pot">{_t("Pot")} <strong><bdi dir="ltr">{_v(chips(get("pot")))}</bdi></strong>{bomb}\n      ')
         if phase == "arrange":
             out.append(f'<span class="phase-note">{_t("Arrange your cards")} {_CLOCK}</span>')
         out.append("\n    </p>\n    ")

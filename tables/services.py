@@ -1170,10 +1170,9 @@ def _start_hand_if_ready(table: Table) -> Hand | None:
     # misses a blind or pays one owed (none is posted).
     bomb = table.bomb_next_bb * table.big_blind if table.bomb_next_bb and not units and game_has_bomb(table.game) else 0
     dead: list[int] = []
-    if not units and _blind_game(table):
-        if not bomb:  # a small blind owed waits for a hand with blinds
-            _mark_missed_blinds(table, ready, button_seat)
-            dead = _dead_small_blinds(ready, button_seat)
+    if not units and _blind_game(table) and not bomb:  # a small blind owed waits for a hand with blinds
+        _mark_missed_blinds(table, ready, button_seat)
+        dead = _dead_small_blinds(ready, button_seat)
     table.button_seat = button_seat
     variant = _variant(table)
     # The same setup the pages describe the stakes from (tables.stakes).
