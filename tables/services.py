@@ -965,14 +965,12 @@ def runs_twice(table: Table) -> bool:
 BOMB_CHOICES = (1, 2, 3, 5)  # big blinds each, the host's choice
 
 
-def game_has_bomb(game: str) -> bool:
-    """Hold'em and Omaha, every structure: the games a bomb pot is dealt in."""
-    return getattr(_variant_or_none(game), "FAMILY", "") == "flop"
-
-
 def game_runs_twice(game: str) -> bool:
     """Hold'em and Omaha, every structure: the games with a board to run twice."""
     return getattr(_variant_or_none(game), "FAMILY", "") == "flop"
+
+
+game_has_bomb = game_runs_twice  # the same games deal a bomb pot: it skips to their flop
 
 
 def _straddle(table: Table, ready: list[Seat], button: int, posted: list[int], dead: list[int]) -> int:
