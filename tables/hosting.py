@@ -273,11 +273,7 @@ def table_host_bomb(*, table_id: int, by: Any, big_blinds: Any) -> None:
                          % {"choices": ", ".join(str(c) for c in services.BOMB_CHOICES)})
     _host_table(table_id, by)
     with transaction.atomic():
-        table = services._lock_table(table_id)
-        if table.status == Table.Status.CLOSED or table.close_after_hand:
-            raise TableError(_("This table is closed."))
-        if table.is_public and table.club_id is None:
-            raise TableError(_("Public tables have no bomb pots."))
+        table = _lock_house_rules(table_id, _("Public tables have no bomb pots."))
         game = table.next_game or table.game
         if big_blinds and not services.game_has_bomb(game):
             raise TableError(_("Bomb pots are dealt in Hold'em and Omaha only."))
@@ -288,15 +284,22 @@ def table_host_bomb(*, table_id: int, by: Any, big_blinds: Any) -> None:
         services._bump(table)
 
 
+def _lock_house_rules(table_id: int, public_refusal: str) -> Table:
+    """The table, locked, for a change of its house rules: an open table with a host (public
+    tables have none; ``public_refusal`` says what they do instead)."""
+    table = services._lock_table(table_id)
+    if table.status == Table.Status.CLOSED or table.close_after_hand:
+        raise TableError(_("This table is closed."))
+    if table.is_public and table.club_id is None:
+        raise TableError(public_refusal)
+    return table
+
+
 def _host_flag(table_id: int, by: Any, field: str, on: bool, public_refusal: str) -> None:
     """Turn one of a hosted table's house rules (a boolean column) on or off."""
     _host_table(table_id, by)
     with transaction.atomic():
-        table = services._lock_table(table_id)
-        if table.status == Table.Status.CLOSED or table.close_after_hand:
-            raise TableError(_("This table is closed."))
-        if table.is_public and table.club_id is None:
-            raise TableError(public_refusal)
+        table = _lock_house_rules(table_id, public_refusal)
         if getattr(table, field) == on:
             return
         setattr(table, field, on)
