@@ -1606,6 +1606,9 @@ class ClassicNotation(VariantNotation):
         out["over"] = state.is_over
         out["phase"] = state.phase
         out["board"] = "".join(map(str, state.board))
+        second = getattr(state, "second_board", None)
+        if second is not None:  # run twice: each share below says its run
+            out["second_board"] = "".join(map(str, second))
         if result is None:
             return out
         out["showdown"] = result.showdown
@@ -1621,6 +1624,7 @@ class ClassicNotation(VariantNotation):
                 "halves": [
                     {
                         "half": part.half,
+                        **({"run": part.board + 1} if second is not None else {}),
                         "share": part.share,
                         "winners": [
                             {

@@ -12,7 +12,7 @@ import pytest
 from rules_engine.cards import parse_cards
 from rules_engine.errors import RulesError, SetupError
 from rules_engine.games import Action, HandSetup, get_variant
-from rules_engine.notation import HistoryError, replay_phh, to_phh
+from rules_engine.notation import HistoryError, replay_phh, replay_summary, to_phh
 
 
 def _cards(text: str):
@@ -242,6 +242,9 @@ def test_a_history_with_a_bad_second_run_is_refused() -> None:
     _all_in_preflop(state)
     text = to_phh(state)
     assert replay_phh(text).result.payouts == state.result.payouts
+    summary = replay_summary(text, verbose=True)
+    assert summary["second_board"] == "".join(map(str, state.second_board))
+    assert [h["run"] for h in summary["pots"][0]["halves"]] == [1, 2]
     # The second run's last card left out: four cards is no run.
     lines = text.splitlines()
     last = max(i for i, line in enumerate(lines) if "second run" in line)
