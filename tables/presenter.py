@@ -312,10 +312,10 @@ def present(*, view: dict[str, Any] | None, seats: list[dict[str, Any]], players
     my_made = ""
     made_cards: set[str] | None = None
     if made:
-        named = [category_name(made["category"])] if made.get("category") else []
-        if made.get("low"):  # Hi-Lo's low, and Razz's only hand
-            named.append(_("low") + " " + made["low"]["description"])
-        my_made = " · ".join(named)
+        my_made = _made_words(made)
+        if made.get("second"):  # run twice: what the cards make on each board
+            my_made = (_("run %(n)s") % {"n": 1} + ": " + my_made + " · "
+                       + _("run %(n)s") % {"n": 2} + ": " + _made_words(made["second"]))
         if family == "flop" and "low" not in made:
             made_cards = set(made.get("cards") or ())
     second_run = None
@@ -445,6 +445,14 @@ def _lit(won: set[str] | None, held: list[str], own_only: bool = False) -> set[s
     if not mine or (own_only and mine != won):
         return None
     return mine
+
+
+def _made_words(made: dict[str, Any]) -> str:
+    """A made hand in words: its category, and a Hi-Lo game's low ("Two pair · low 7-5-3-2-A")."""
+    named = [category_name(made["category"])] if made.get("category") else []
+    if made.get("low"):  # Hi-Lo's low, and Razz's only hand
+        named.append(_("low") + " " + made["low"]["description"])
+    return " · ".join(named)
 
 
 def _sided(wins: list[dict[str, Any]], hilo: bool) -> list[dict[str, Any]]:

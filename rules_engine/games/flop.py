@@ -243,9 +243,21 @@ class FlopState(ClassicState):
         return omaha_low_8(self.hole[seat], self._values_board())
 
     def made_hand(self, seat: int) -> dict[str, Any] | None:
-        """The seat's best hand on the board so far (and its low in Omaha Hi-Lo); None pre-flop."""
+        """The seat's best hand on the board so far (and its low in Omaha Hi-Lo); None pre-flop.
+        A hand run twice adds ``second``: the same on the second run's board."""
         if len(self.board) < 3:
             return None
+        out = self._made_on_board(seat)
+        second = self.second_board
+        if second is not None and len(second) == 5:
+            self._use_run(1)
+            try:
+                out["second"] = self._made_on_board(seat)
+            finally:
+                self._use_run(0)
+        return out
+
+    def _made_on_board(self, seat: int) -> dict[str, Any]:
         high = self._high_hand(seat)
         out: dict[str, Any] = {
             "category": high.category.label,

@@ -84,6 +84,8 @@ def test_everyone_agreeing_an_all_in_runs_twice_and_every_page_shows_both_boards
         html = _html(table, user)
         assert "board--second" in html and ">Second run<" in html
         assert " · run 1" in html and " · run 2" in html
+        # Under a player's own cards: what they make on each board.
+        assert "<p class=\"board__made\">run 1: " in html and " · run 2: " in html
         context = selectors.table_context(table_id=table.id, user=user)
         _same(context)  # the felt is the reference partial's, second board and all
         # The second board lights the cards that won on it.
