@@ -1139,6 +1139,11 @@ class ClassicNotation(VariantNotation):
             if game.FAMILY != "flop" or not _is_player_number(bomb, 10**12):
                 raise _fail("", f"_bomb_pot is what every player puts in a Hold'em or Omaha bomb pot, e.g. 20; got {bomb!r}")
             params["bomb"] = bomb
+        if "_seven_deuce" in fields:
+            bounty = fields["_seven_deuce"]
+            if game.FAMILY != "flop" or getattr(game, "HOLE", 0) != 2 or not _is_player_number(bounty, 10**12):
+                raise _fail("", f"_seven_deuce is the Hold'em seven-deuce bounty each player pays, e.g. 20; got {bounty!r}")
+            params["seven_deuce"] = bounty
         deck, reshuffle = self._deck_from(lines, players, button, run_twice="_run_twice" in fields)
         setup = HandSetup(
             stacks=tuple(stacks),
@@ -1585,6 +1590,8 @@ class ClassicNotation(VariantNotation):
             out["_run_twice"] = [k + 1 for k, seat in enumerate(players) if seat in setup.run_twice]
         if setup.bomb:
             out["_bomb_pot"] = setup.bomb
+        if setup.seven_deuce:
+            out["_seven_deuce"] = setup.seven_deuce
         if result is not None:
             out["_rake"] = result.rake
         for key, value in extra.items():

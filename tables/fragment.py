@@ -72,6 +72,7 @@ _RUN_TWICE_TITLE = gettext_noop("When an all-in ends the betting before the rive
 _SECOND_RUN = gettext_noop("Second run")
 _BOMB = gettext_noop("Bomb pot")
 _BOMB_NEXT = gettext_noop("Next hand: a bomb pot, %(amount)s from everyone, the flop at once.")
+_BOUNTY = gettext_noop("7-2 bounty")
 _CHECK_FOLD = gettext_noop("Check/fold")
 _MORE_TIME = gettext_noop("More time +%(n)s s")
 _BANK_LEFT = gettext_noop("Time bank: %(n)s s left")
@@ -87,14 +88,16 @@ def _terms(table: Any) -> str:
     line saying what a host's change waiting for the hand's end will be."""
     if table is None or _get(table, "big_blind") is None:
         return ""
-    from tables.services import game_runs_twice, game_takes_straddle
+    from tables.services import game_has_seven_deuce, game_runs_twice, game_takes_straddle
 
     game, small, big, speed = _get(table, "game"), _get(table, "small_blind"), _get(table, "big_blind"), _get(table, "speed")
     straddles = "on" if _get(table, "straddles") and game_takes_straddle(game) else "off"
     twice = "on" if _get(table, "run_twice") and game_runs_twice(game) else "off"
+    bounty = _get(table, "seven_deuce_bb") or 0
+    bounty_text = chips(bounty * big) if bounty and game_has_seven_deuce(game) else ""
     return (f' data-stakes="{_v(stakes_text(game, small, big))}" data-speed="{_t(_SPEEDS.get(speed, speed))}"'
             f' data-big-blind="{_v(str(big))}" data-game="{_v(game_name(game))}" data-straddles="{straddles}"'
-            f' data-run-twice="{twice}"')
+            f' data-run-twice="{twice}" data-seven-deuce="{_v(bounty_text)}"')
 
 
 def _bomb_next(table: Any) -> str:
@@ -289,6 +292,10 @@ def _render_table(context: Any) -> SafeString:
                     f'{" · " + _t("split") if w.get("split") else ""}'
                     f'{" · " + _t("low") if side == "low" else " · " + _t("high") if side == "high" else ""}'
                     f'{" · " + _v(w["category"]) if w.get("category") else ""}</li>')
+            bounty = get("bounty")
+            if bounty:
+                out.append(f'\n      <li class="win win--bounty"><strong>{_v(bounty["name"])}</strong>'
+                           f' <bdi dir="ltr">+{_v(chips(bounty["amount"]))}</bdi> · {_t(_BOUNTY)}</li>')
             out.append("\n    </ul>")
         out.append("\n    ")
         scoop_name = get("scoop_name")

@@ -268,7 +268,7 @@ def table_host_bomb(*, table_id: int, by: Any, big_blinds: Any) -> None:
     """A bomb pot for the next Hold'em or Omaha hand: everyone puts ``big_blinds`` big blinds in
     (one of ``services.BOMB_CHOICES``), no blinds, the flop at once; 0 calls off one asked for.
     A hand being played is not changed."""
-    if big_blinds not in (0, *services.BOMB_CHOICES):
+    if type(big_blinds) is not int or big_blinds not in (0, *services.BOMB_CHOICES):
         raise TableError(_("Choose a bomb pot of %(choices)s big blinds.")
                          % {"choices": ", ".join(str(c) for c in services.BOMB_CHOICES)})
     _host_table(table_id, by)
@@ -281,6 +281,26 @@ def table_host_bomb(*, table_id: int, by: Any, big_blinds: Any) -> None:
             return
         table.bomb_next_bb = big_blinds
         hotsql.save(table, ["bomb_next_bb"])
+        services._bump(table)
+
+
+@services.retry_when_busy
+def table_host_seven_deuce(*, table_id: int, by: Any, big_blinds: Any) -> None:
+    """The seven-deuce bounty in Hold'em: a player who takes a pot whole with a seven and a deuce
+    is paid ``big_blinds`` big blinds (one of ``services.SEVEN_DEUCE_CHOICES``) by every other
+    player dealt in; 0 stops it. A hand being played keeps the bounty it was dealt with."""
+    if type(big_blinds) is not int or big_blinds not in (0, *services.SEVEN_DEUCE_CHOICES):
+        raise TableError(_("Choose a seven-deuce bounty of %(choices)s big blinds.")
+                         % {"choices": ", ".join(str(c) for c in services.SEVEN_DEUCE_CHOICES)})
+    _host_table(table_id, by)
+    with transaction.atomic():
+        table = _lock_house_rules(table_id, _("Public tables pay no seven-deuce bounty."))
+        if big_blinds and not services.game_has_seven_deuce(table.next_game or table.game):
+            raise TableError(_("The seven-deuce bounty is paid in Hold'em only."))
+        if table.seven_deuce_bb == big_blinds:
+            return
+        table.seven_deuce_bb = big_blinds
+        hotsql.save(table, ["seven_deuce_bb"])
         services._bump(table)
 
 

@@ -83,6 +83,10 @@ class Table(models.Model):
     # A host's bomb pot for the next Hold'em or Omaha hand dealt: everyone puts this many big
     # blinds in, no blinds, the flop at once (rules_engine.games.flop); 0: none asked for.
     bomb_next_bb = models.PositiveSmallIntegerField(default=0)
+    # The host's seven-deuce bounty, in big blinds (0: none): in Hold'em a player who takes a pot
+    # whole with a seven and a deuce is paid this by every other player dealt in
+    # (rules_engine.games.flop).
+    seven_deuce_bb = models.PositiveSmallIntegerField(default=0)
     version = models.BigIntegerField(default=0)
     button_seat = models.SmallIntegerField(default=-1)
     hands_played = models.PositiveIntegerField(default=0)

@@ -357,6 +357,7 @@ def present(*, view: dict[str, Any] | None, seats: list[dict[str, Any]], players
         "mine": mine,
         "my_made": my_made,
         "wins": _sided(_generic_wins(result, names), _is_hilo(result)) if family != "pp" else [],
+        "bounty": _bounty(result, names),
         "actions": actions,
         "sized": sized,
         "draw_allowed": draw_allowed,
@@ -461,6 +462,13 @@ def _sided(wins: list[dict[str, Any]], hilo: bool) -> list[dict[str, Any]]:
         for w in wins:
             w["side"] = ""
     return wins
+
+
+def _bounty(result: dict[str, Any] | None, names: dict[int, str]) -> dict[str, Any] | None:
+    """Hold'em's seven-deuce bounty, when a hand paid one: who took it and how much in all."""
+    paid = (result or {}).get("bounty") or []
+    taker = next((i for i, b in enumerate(paid) if b > 0), None)
+    return None if taker is None else {"name": names.get(taker, "?"), "amount": paid[taker]}
 
 
 def _is_hilo(result: dict[str, Any] | None) -> bool:

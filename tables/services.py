@@ -127,7 +127,7 @@ def table_create(
     *, creator: AbstractBaseUser | None, name: str, small_blind: int, big_blind: int,
     speed: str = "medium", max_seats: int = 3, is_public: bool = True, game: str = "PP",
     min_buy_in_bb: int = 5, max_buy_in_bb: int = 150, club: Any = None, seat_approval: bool = False,
-    straddles: bool = False, run_twice: bool = False,
+    straddles: bool = False, run_twice: bool = False, seven_deuce_bb: int = 0,
 ) -> Table:
     """Open a table. A club table (``club``, opened by one of its hosts) is private to the club,
     plays any blinds and takes no rake; only games the live table can draw (``LIVE_GAMES``)."""
@@ -165,6 +165,9 @@ def table_create(
         )
     if not 1 <= min_buy_in_bb <= max_buy_in_bb:
         raise TableError(_("The buy-in range is not valid."))
+    if type(seven_deuce_bb) is not int or seven_deuce_bb not in (0, *SEVEN_DEUCE_CHOICES):
+        raise TableError(_("Choose a seven-deuce bounty of %(choices)s big blinds.")
+                         % {"choices": ", ".join(str(c) for c in SEVEN_DEUCE_CHOICES)})
     try:
         get_variant(game)
     except KeyError as exc:
@@ -176,6 +179,7 @@ def table_create(
         club=club, seat_approval=bool(club is not None and seat_approval),
         straddles=bool(straddles and not is_public),  # public tables play without (DECISIONS.md)
         run_twice=bool(run_twice and not is_public),  # so do they run once
+        seven_deuce_bb=0 if is_public else seven_deuce_bb,  # and pay no bounties
     )
     transaction.on_commit(_lobby_changed)
     return table
@@ -972,6 +976,20 @@ def game_runs_twice(game: str) -> bool:
 
 game_has_bomb = game_runs_twice  # the same games deal a bomb pot: it skips to their flop
 
+SEVEN_DEUCE_CHOICES = (1, 2, 5)  # big blinds from each player, the host's choice
+
+
+def game_has_seven_deuce(game: str) -> bool:
+    """Hold'em, every structure: the games with two hole cards to hold a seven and a deuce in."""
+    variant = _variant_or_none(game)
+    return getattr(variant, "FAMILY", "") == "flop" and getattr(variant, "HOLE", 0) == 2
+
+
+def seven_deuce_chips(table: Table) -> int:
+    """The seven-deuce bounty each player pays at ``table``'s next hand, in chips (0: none): the
+    host's big blinds at a Hold'em table."""
+    return table.seven_deuce_bb * table.big_blind if table.seven_deuce_bb and game_has_seven_deuce(table.game) else 0
+
 
 def _straddle(table: Table, ready: list[Seat], button: int, posted: list[int], dead: list[int]) -> int:
     """The straddle of the hand about to be dealt (0 for none): twice the big blind, when the
@@ -1194,7 +1212,8 @@ def _start_hand_if_ready(table: Table) -> Hand | None:
                                 straddle=0 if units or bomb else _straddle(table, ready, setup.button, posted, dead),
                                 # The seats whose "Run it twice" is on: the engine runs the board
                                 # twice only when all those still in at an all-in are among them.
-                                run_twice=tuple(i for i, s in enumerate(ready) if s.run_twice) if runs_twice(table) else ())
+                                run_twice=tuple(i for i, s in enumerate(ready) if s.run_twice) if runs_twice(table) else (),
+                                seven_deuce=0 if units else seven_deuce_chips(table))
     if getattr(variant, "FAMILY", "") == "draw":
         setup = dataclasses.replace(setup, reshuffle=fairness.reshuffle_order(commit))
     state = variant.start(setup)

@@ -259,6 +259,9 @@ class _Teller:
         elif kind == "scoop":
             self.settle()
             self.say(_("%(name)s scoops!") % {"name": who}, css="win")
+        elif kind == "bounty":
+            self.settle()
+            self.say(_("%(name)s takes the seven-deuce bounty: %(amount)s") % {"name": who, "amount": amount}, css="win")
         # deal (flop and draw games: face down, nothing to tell), street, swap, hand_over: nothing
 
     def board(self, kind: str, ev: Any) -> None:

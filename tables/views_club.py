@@ -17,13 +17,26 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_POST
 
 from club import selectors as club_selectors
 from club.models import Club
 from tables import hosting, selectors, services, stakes
 from tables.models import LIVE_GAMES, Table
+
+
+def _seven_deuce_choices() -> list[tuple[int, str]]:
+    return [(0, _("None")), *((n, ngettext("%(n)s big blind from each player", "%(n)s big blinds from each player", n)
+                                  % {"n": n}) for n in services.SEVEN_DEUCE_CHOICES)]
+
+
+def seven_deuce_field(label: str) -> forms.TypedChoiceField:
+    """The creation forms' choice of a seven-deuce bounty (Hold'em; the host can change it)."""
+    return forms.TypedChoiceField(
+        label=label, choices=_seven_deuce_choices, coerce=int, empty_value=0, required=False,
+        help_text=gettext_lazy("Hold'em: a player who takes a pot whole with a seven and a deuce shows them and is paid this by every other player dealt in. The host can change it at the table."),
+    )
 
 
 class ClubTableForm(forms.Form):
@@ -44,6 +57,7 @@ class ClubTableForm(forms.Form):
         label=gettext_lazy("Running it twice allowed"), required=False,
         help_text=gettext_lazy("Hold'em and Omaha: when an all-in ends the betting before the river and every player still in has “Run it twice” on, the rest of the board is dealt twice and each pot split between the two. The host can change it at the table."),
     )
+    seven_deuce_bb = seven_deuce_field(gettext_lazy("Seven-deuce bounty"))
     seat_approval = forms.BooleanField(
         label=gettext_lazy("A host approves every seat"), required=False,
         help_text=gettext_lazy("Members ask for a seat and a host lets them sit. Hosts sit down directly."),
@@ -307,12 +321,33 @@ def table_host_bomb(request: HttpRequest, table_id: int) -> HttpResponseRedirect
     table = _hosted_table(request, table_id)
     raw = request.POST.get("bb", "")
     try:
-        hosting.table_host_bomb(table_id=table.id, by=request.user, big_blinds=int(raw) if raw.isdigit() else -1)
+        hosting.table_host_bomb(table_id=table.id, by=request.user, big_blinds=_small_number(raw))
     except services.TableError as exc:
         messages.error(request, str(exc))
     else:
         messages.success(request, _("The next hand is a bomb pot.") if raw != "0" else _("No bomb pot next hand."))
     return _back(table.id)
+
+
+@require_POST
+@login_required
+def table_host_seven_deuce(request: HttpRequest, table_id: int) -> HttpResponseRedirect:
+    """The seven-deuce bounty (``bb``: big blinds from each player), or none (``bb=0``)."""
+    table = _hosted_table(request, table_id)
+    raw = request.POST.get("bb", "")
+    try:
+        hosting.table_host_seven_deuce(table_id=table.id, by=request.user, big_blinds=_small_number(raw))
+    except services.TableError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(request, _("The seven-deuce bounty is paid from the next hand.") if raw != "0"
+                         else _("No seven-deuce bounty from the next hand."))
+    return _back(table.id)
+
+
+def _small_number(raw: str) -> int:
+    """A form's small whole number (a few ASCII digits), or -1 for anything else."""
+    return int(raw) if raw.isascii() and raw.isdigit() and len(raw) <= 4 else -1
 
 
 def _host_flag(request: HttpRequest, table_id: int, write: Any, unclear: str, said_on: str, said_off: str) -> HttpResponseRedirect:

@@ -23,7 +23,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from club import selectors as club_selectors
 from club.models import Profile
-from tables import chat, hosting, selectors, services, stakes
+from tables import chat, hosting, selectors, services, stakes, views_club
 from tables.models import STAKES_LADDER, Seat, SeatRequest, Table
 
 INVITED_KEEP = 50  # the most recent invitations a session remembers
@@ -152,6 +152,8 @@ class TableForm(forms.Form):
         help_text=gettext_lazy("Hold'em and Omaha: when an all-in ends the betting before the river and every player still in has “Run it twice” on, the rest of the board is dealt twice and each pot split between the two. The host can change it at the table."),
     )
 
+    seven_deuce_bb = views_club.seven_deuce_field(gettext_lazy("Seven-deuce bounty (private tables)"))
+
     def clean(self) -> dict[str, Any]:
         data = super().clean()
         data["game"] = data.get("game") or "PP"  # the flagship unless another game is chosen
@@ -206,7 +208,7 @@ def table_new(request: HttpRequest) -> HttpResponse:
                     creator=request.user, name=data["name"], small_blind=small_blind, big_blind=big_blind,
                     speed=data["speed"], max_seats=data["max_seats"], is_public=data["visibility"] == "public",
                     game=data["game"], straddles=data.get("straddles", False),
-                    run_twice=data.get("run_twice", False),
+                    run_twice=data.get("run_twice", False), seven_deuce_bb=data.get("seven_deuce_bb") or 0,
                 )
             except services.TableError as exc:
                 form.add_error(None, str(exc))
@@ -285,6 +287,7 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
     context["free_seats"] = [o for o in context["seat_options"] if o["free"]]
     context["straddles_on"] = services.straddles_on(table)  # the header says so
     context["run_twice_on"] = services.runs_twice(table)
+    context["seven_deuce"] = services.seven_deuce_chips(table)
     context["chat_may_write"] = chat.may_write(table=table, user=request.user)
     context["chat_moderates"] = chat.moderates(table=table, user=request.user)
     context["chat_muted"] = context["chat_may_write"] and chat.is_muted(table_id=table.id, user=request.user)
@@ -378,11 +381,17 @@ def _host_panel_context(table: Table, viewer_id: int | None = None) -> dict[str,
     # A bomb pot for the next hand: offered where Hold'em or Omaha is dealt (or comes next).
     bomb = None if straddles is None or not services.game_has_bomb(table.next_game or table.game) else {
         "next": table.bomb_next_bb, "choices": services.BOMB_CHOICES, "big_blind": table.big_blind}
+    # The seven-deuce bounty: offered where Hold'em is dealt (or comes next), or while it is on.
+    takes_bounty = services.game_has_seven_deuce(table.game) or services.game_has_seven_deuce(table.next_game or table.game)
+    seven_deuce = None if straddles is None or not (takes_bounty or table.seven_deuce_bb) else {
+        "bb": table.seven_deuce_bb, "choices": services.SEVEN_DEUCE_CHOICES,
+        "game_takes": services.game_has_seven_deuce(table.game)}
     # At a club table: members' requests for club chips wait on the club's page; say how many.
     chip_requests = len(club_selectors.pending_chip_requests(club=table.club)) if table.club_id is not None else 0
     return {"requests": requests, "players": players, "others": others, "club": table.club_id is not None, "terms": terms,
             "game_choice": choice, "levels": level_choice, "freezeout": fo_choice,
-            "chip_requests": chip_requests, "straddles": straddles, "run_twice": run_twice, "bomb": bomb}
+            "chip_requests": chip_requests, "straddles": straddles, "run_twice": run_twice, "bomb": bomb,
+            "seven_deuce": seven_deuce}
 
 
 def _buy_in_context(request: HttpRequest, table: Table) -> dict[str, Any]:

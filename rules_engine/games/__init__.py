@@ -128,6 +128,10 @@ class HandSetup:
     * ``bomb``: Hold'em and Omaha only, chips (0 for none): a bomb pot. Every seat puts this in
       the pot (dead, like an ante; a shorter stack all it has), nobody posts a blind or a
       straddle, and the flop comes at once: the first betting round is the flop's.
+    * ``seven_deuce``: Hold'em only, chips (0 for none): the seven-deuce bounty. A seat holding a
+      seven and a deuce that takes every pot it played for whole (both runs when run twice) is
+      paid this by every other seat dealt in (a shorter stack all it has left), and its cards are
+      shown, a fold to it or not (rules_engine.games.classic).
     """
 
     stacks: tuple[int, ...]
@@ -148,6 +152,7 @@ class HandSetup:
     straddle: int = 0
     run_twice: tuple[int, ...] = ()
     bomb: int = 0
+    seven_deuce: int = 0
 
     def __post_init__(self) -> None:
         # Accept lists from callers; store tuples so the value stays hashable and frozen.
@@ -176,7 +181,7 @@ class HandSetup:
             "check_buy_in": self.check_buy_in,
         }
         # The optional fields only when set, so a Patch-Patch setup reads as it always did.
-        for name in ("ante", "bring_in", "small_bet", "big_bet", "straddle", "bomb"):
+        for name in ("ante", "bring_in", "small_bet", "big_bet", "straddle", "bomb", "seven_deuce"):
             value = getattr(self, name)
             if value:
                 out[name] = value
@@ -214,6 +219,7 @@ class HandSetup:
                 straddle=data.get("straddle", 0),
                 run_twice=tuple(data.get("run_twice") or ()),
                 bomb=data.get("bomb", 0),
+                seven_deuce=data.get("seven_deuce", 0),
             )
         except (KeyError, TypeError) as exc:
             raise SetupError(f"a hand setup needs stacks, button and blinds ({exc})") from None
@@ -382,7 +388,9 @@ class Event:
     ``raise``, ``all_in``, ``return`` (uncalled chips back), ``flop``/``turn``/``river`` (one per
     board, ``board`` set), ``arrange`` (arrangement starts), ``swap``, ``done``, ``timeout``,
     ``break``, ``street`` (a betting round starts, ``cards`` empty), ``show``, ``rake``, ``win``
-    (``board`` set when it is a board's share, ``amount`` chips), ``scoop``, ``hand_over``.
+    (``board`` set when it is a board's share, ``amount`` chips), ``scoop``, ``bounty`` (Hold'em's
+    seven-deuce bounty: ``seat`` took ``amount`` from the others, after a ``show`` of its cards),
+    ``hand_over``.
 
     The classic games add ``ante``, ``bring_in``, ``complete`` (``amount``: the raise-to total,
     as for ``bet``/``raise``/``all_in``), ``deal`` with ``amount`` = how many cards and, in stud,
@@ -493,9 +501,11 @@ class HandResult:
 
     ``contributions`` are the chips each seat left in the pots (uncalled bets already returned,
     see ``returned``); ``payouts`` what each collected from them; ``payouts`` plus ``rake`` equal
-    ``contributions`` in total. ``net = payouts - contributions``; ``stacks`` are the stacks
-    after the hand. ``scoop`` is the seat that won every board of every pot it played for, alone.
-    ``shown`` are the seats whose hands were revealed (empty without a showdown).
+    ``contributions`` in total. ``bounty`` is empty, or (Hold'em with a seven-deuce bounty that
+    was won) what each seat got (+) or paid (-) outside the pots, adding up to 0.
+    ``net = payouts - contributions + bounty``; ``stacks`` are the stacks after the hand.
+    ``scoop`` is the seat that won every board of every pot it played for, alone. ``shown`` are
+    the seats whose hands were revealed (empty without a showdown, unless a bounty was won).
     """
 
     showdown: bool
@@ -508,6 +518,7 @@ class HandResult:
     stacks: tuple[int, ...]
     scoop: int | None
     shown: tuple[int, ...] = field(default=())
+    bounty: tuple[int, ...] = field(default=())
 
     @property
     def winners(self) -> tuple[int, ...]:
@@ -527,6 +538,7 @@ class HandResult:
             "scoop": self.scoop,
             "shown": list(self.shown),
             "winners": list(self.winners),
+            **({"bounty": list(self.bounty)} if self.bounty else {}),
         }
 
 

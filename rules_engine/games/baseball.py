@@ -584,8 +584,9 @@ def validate_setup(setup: HandSetup) -> None:
         raise SetupError(f"the dealer must be one of the seats 0 to {n - 1}, not {setup.button!r}")
     if setup.speed not in SPEEDS:
         raise SetupError(f"the table speed is slow, medium or fast, not {setup.speed!r}")
-    if setup.straddle or setup.posts or setup.dead or setup.run_twice or setup.bomb:
-        raise SetupError("Baseball has no straddle or bomb pot, is not run twice and nobody posts a blind out of turn")
+    if setup.straddle or setup.posts or setup.dead or setup.run_twice or setup.bomb or setup.seven_deuce:
+        raise SetupError("Baseball has no straddle, bomb pot or seven-deuce bounty, is not run twice and nobody posts "
+                         "a blind out of turn")
     if setup.deck is not None:
         deck = setup.deck
         if not all(isinstance(c, Card) for c in deck):

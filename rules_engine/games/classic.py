@@ -215,7 +215,7 @@ class ClassicGame:
                 "the blinds must be whole numbers with 0 < small blind <= big blind, "
                 f"not {sb!r}-{bb!r}"
             )
-        for name in ("ante", "bring_in", "small_bet", "big_bet", "straddle", "bomb"):
+        for name in ("ante", "bring_in", "small_bet", "big_bet", "straddle", "bomb", "seven_deuce"):
             value = getattr(setup, name)
             if not _is_int(value) or value < 0:
                 raise SetupError(f"{name.replace('_', ' ')} must be a whole number of chips, not {value!r}")
@@ -251,6 +251,8 @@ class ClassicGame:
                 raise SetupError(f"{cls.name} has no bomb pot (Hold'em and Omaha only)")
             if setup.straddle or setup.posts:
                 raise SetupError("a bomb pot has no blinds: nobody straddles or posts one to come in")
+        if setup.seven_deuce and (cls.FAMILY != "flop" or getattr(cls, "HOLE", 0) != 2):
+            raise SetupError(f"{cls.name} has no seven-deuce bounty (Hold'em only)")
         if setup.run_twice:
             if cls.FAMILY != "flop":
                 raise SetupError(f"{cls.name} is not run twice (Hold'em and Omaha only)")
@@ -901,21 +903,46 @@ class ClassicState:
         if scoop is not None:
             ev.append(Event("scoop", seat=scoop))
         contributions = tuple(bet.contributed)
-        stacks = tuple(s + p for s, p in zip(bet.stacks, payouts, strict=True))
+        stacks = [s + p for s, p in zip(bet.stacks, payouts, strict=True)]
+        bounty: tuple[int, ...] = ()
+        taker = self._bounty_taker(pots, payouts)
+        if taker is not None:
+            # Every other seat pays the seven-deuce bounty from what it has left after the pots.
+            paid = [0 if s == taker else min(self.setup.seven_deuce, stacks[s]) for s in range(self.n)]
+            bounty = tuple(sum(paid) if s == taker else -paid[s] for s in range(self.n))
+            stacks = [st + b for st, b in zip(stacks, bounty, strict=True)]
+            if taker not in shown:
+                shown = (*shown, taker)
+                ev.append(Event("show", seat=taker, cards=tuple(self.hole[taker])))
+            ev.append(Event("bounty", seat=taker, amount=sum(paid)))
         self.result = HandResult(
             showdown=showdown,
             pots=tuple(pots),
             contributions=contributions,
             returned=tuple(self._returned),
             payouts=tuple(payouts),
-            net=tuple(p - c for p, c in zip(payouts, contributions, strict=True)),
+            net=tuple(p - c + (bounty[i] if bounty else 0)
+                      for i, (p, c) in enumerate(zip(payouts, contributions, strict=True))),
             rake=rake,
-            stacks=stacks,
+            stacks=tuple(stacks),
             scoop=scoop,
             shown=shown,
+            bounty=bounty,
         )
         self.phase = "over"
         ev.append(Event("hand_over"))
+
+    def _bounty_taker(self, pots: Sequence[PotResult], payouts: Sequence[int]) -> int | None:
+        """The seat that wins the seven-deuce bounty: it holds a seven and a deuce and took every
+        pot it played for whole (on both runs), or None."""
+        if not self.setup.seven_deuce:
+            return None
+        for s in range(self.n):
+            if payouts[s] <= 0 or self._bet.folded[s] or sorted(c.rank for c in self.hole[s]) != [2, 7]:
+                continue
+            if all(p.payouts[s] == p.amount - p.rake for p in pots if s in p.eligible):
+                return s
+        return None
 
     # -- what a seat sees ---------------------------------------------------------------------
 

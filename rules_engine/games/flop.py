@@ -56,6 +56,13 @@ Decisions where the rulebook is silent (see also :mod:`rules_engine.games.classi
   blind owed is still paid), no betting before the flop. The flop is dealt at once and its
   betting opens with the first seat still in left of the button, the smallest bet the big blind
   (fixed limit: the small bet), as on any flop. The button moves as usual.
+* The seven-deuce bounty (``HandSetup.seven_deuce``, Hold'em only): a seat holding a seven and a
+  deuce (any suits) that takes every pot it played for whole, on both runs when the hand is run
+  twice, is paid the bounty by every other seat dealt in, folded or not, from what that seat has
+  after the pots (a shorter stack pays all it has left; a seat with nothing left pays nothing).
+  A share of a split pot wins no bounty. Claiming it shows the cards, after a fold to it too: the
+  engine shows them and pays at once, so nobody is asked and nothing waits. The bounty is outside
+  the pots: no rake on it, and ``HandResult.bounty`` says who paid what.
 """
 
 from __future__ import annotations
@@ -215,6 +222,7 @@ class FlopState(ClassicState):
     def _table_view(self) -> dict[str, Any]:
         second = self.second_board
         return {"straddle_seat": self.straddle_seat, "straddle": self.setup.straddle, "bomb": self.setup.bomb,
+                "seven_deuce": self.setup.seven_deuce,
                 # Both runs are dealt in the action that ends the betting, so the second board
                 # is never seen before its cards are out.
                 "second_board": None if second is None or len(second) < 5 else cards_json(second),

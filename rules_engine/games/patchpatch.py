@@ -249,8 +249,9 @@ def validate_setup(setup: HandSetup) -> None:
         )
     if setup.speed not in SPEEDS:
         raise SetupError(f"the table speed is slow, medium or fast, not {setup.speed!r}")
-    if setup.straddle or setup.posts or setup.dead or setup.run_twice or setup.bomb:
-        raise SetupError("Patch-Patch has no straddle or bomb pot, is not run twice and nobody posts a blind out of turn")
+    if setup.straddle or setup.posts or setup.dead or setup.run_twice or setup.bomb or setup.seven_deuce:
+        raise SetupError("Patch-Patch has no straddle, bomb pot or seven-deuce bounty, is not run twice and nobody posts "
+                         "a blind out of turn")
     if setup.check_buy_in:
         for i, s in enumerate(stacks):
             if not BUY_IN_MIN_BB * bb <= s <= BUY_IN_MAX_BB * bb:

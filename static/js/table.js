@@ -322,6 +322,12 @@
     if (straddles) straddles.hidden = felt.getAttribute("data-straddles") !== "on";
     var twice = document.querySelector("[data-table-run-twice]");  // running it twice allowed or not
     if (twice) twice.hidden = felt.getAttribute("data-run-twice") !== "on";
+    var bounty = document.querySelector("[data-table-seven-deuce]");  // the seven-deuce bounty, or none
+    if (bounty) {
+      var each = felt.getAttribute("data-seven-deuce") || "";
+      bounty.hidden = !each;
+      if (each) set("[data-table-seven-deuce-amount]", each);
+    }
     var bb = parseInt(felt.getAttribute("data-big-blind"), 10);
     if (!(bb > 0)) return;
     if (addChips && addChips.getAttribute("data-max-bb")) {

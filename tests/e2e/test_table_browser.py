@@ -416,6 +416,30 @@ def test_a_host_deals_a_bomb_pot(browser: Any, fast_server: str, screenshot: Any
         p.context.close()
 
 
+def test_a_host_sets_a_seven_deuce_bounty_and_the_players_headers_follow(browser: Any, fast_server: str, screenshot: Any) -> None:
+    """The host sets a 7-2 bounty of 2 big blinds, then 5, then none: the other player's header
+    says so each time without a reload (the picture carries it)."""
+    host, guest = _seated_at_a_paused_private_table(browser, fast_server, ("sev", "deu"), DESKTOP, game="NT")
+    badge = guest.locator("[data-table-seven-deuce]")
+    assert not badge.is_visible()
+    for choice, each in (("2", "20"), ("5", "50")):
+        host.select_option("#seven-deuce-bb", choice)
+        with host.expect_navigation():
+            host.click("#host-panel .hostpanel__seven-deuce button[type=submit]")
+        assert "The seven-deuce bounty is paid from the next hand." in host.locator("main").inner_text()
+        guest.wait_for_function(
+            "each => { const b = document.querySelector('[data-table-seven-deuce]');"
+            " return b && !b.hidden && b.textContent.includes(each); }", arg=each, timeout=10_000)
+    assert "7-2 bounty" in badge.inner_text()
+    screenshot(guest, "desktop-seven-deuce-header")
+    host.select_option("#seven-deuce-bb", "0")
+    with host.expect_navigation():
+        host.click("#host-panel .hostpanel__seven-deuce button[type=submit]")
+    guest.wait_for_function("() => document.querySelector('[data-table-seven-deuce]').hidden", timeout=10_000)
+    for p in (host, guest):
+        p.context.close()
+
+
 def test_a_host_starts_a_freezeout_and_calls_it_off(browser: Any, fast_server: str, screenshot: Any) -> None:
     host, guest = _seated_at_a_paused_private_table(browser, fast_server, ("fay", "gil"), DESKTOP)
     host.select_option("#freezeout-minutes", "20")

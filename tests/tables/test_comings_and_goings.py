@@ -57,7 +57,8 @@ def _play(game: str, seed: int, steps: int = 500) -> Counter[str]:
     table = services.table_create(creator=None, name="busy", small_blind=5, big_blind=10, max_seats=6, game=game)
     # Straddles allowed (a host's setting, tables.hosting; this table has no host): they come
     # and go with the players' "Straddle" buttons below. Five-card draw refuses them.
-    Table.objects.filter(pk=table.id).update(straddles=True, run_twice=True)
+    # A seven-deuce bounty too (paid in the Hold'em hands only).
+    Table.objects.filter(pk=table.id).update(straddles=True, run_twice=True, seven_deuce_bb=1)
     people = [make_user(f"cg{seed}_{i}") for i in range(8)]
     for u in people[:3]:
         services.table_take_seat(table_id=table.id, user=u, buy_in=rng.choice([200, 500, 1000]))
@@ -131,9 +132,12 @@ def _play(game: str, seed: int, steps: int = 500) -> Counter[str]:
             # Ran twice: everyone still in had "Run it twice" on when it was dealt.
             assert set(state.in_hand) <= set(state.setup.run_twice)
             twice += 1
-        if state.setup.posts or state.setup.dead or state.setup.straddle or state.setup.run_twice or state.setup.bomb:
+        assert bool(state.setup.seven_deuce) == (game == "NT")
+        if (state.setup.posts or state.setup.dead or state.setup.straddle or state.setup.run_twice or state.setup.bomb
+                or state.result.bounty):
             parsed = parse_phh(hand.phh)
             assert parsed.setup.run_twice == state.setup.run_twice and parsed.setup.bomb == state.setup.bomb
+            assert parsed.setup.seven_deuce == state.setup.seven_deuce and parsed.state.result.bounty == state.result.bounty
             assert getattr(parsed.state, "second_board", None) == getattr(state, "second_board", None)
             assert (parsed.setup.posts, parsed.setup.dead) == (state.setup.posts, state.setup.dead)
             assert parsed.setup.straddle == state.setup.straddle

@@ -1,5 +1,6 @@
 """The hidden-card scanner for a host's house rules: random hands at a hosted Hold'em or Omaha
-table where everyone runs it twice and a bomb pot comes now and then, many all-ins. After every
+table where everyone runs it twice and a bomb pot comes now and then, many all-ins (in Hold'em a
+seven-deuce bounty too, its winner's cards shown). After every
 action each viewer's payload holds only the cards that viewer may see (the board out so far, a
 second run only once it is dealt, their own cards, the hands shown at the end); every finished
 hand's history proves its deck, second run and all, and no chip is made or lost."""
@@ -7,6 +8,7 @@ hand's history proves its deck, second run and all, and no chip is made or lost.
 from __future__ import annotations
 
 import random
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -42,12 +44,36 @@ def _act(rng: random.Random, table: Table, hand: Any, state: Any) -> None:
         message.update(action=big.kind, amount=big.max_amount or big.to)  # all-in, or the most pot limit allows
     else:
         kinds = [k for k in legal if k not in ("raise", "bet")]
-        message["action"] = rng.choices(kinds, [{"fold": 1}.get(k, 4) for k in kinds])[0]
+        # Facing a seven-deuce at a bounty table, fold more often: the bounty gets taken.
+        fold = 6 if state.setup.seven_deuce and any(
+            sorted(c.rank for c in state.hand_of(s)) == [2, 7] for s in state.in_hand if s != seat) else 1
+        message["action"] = rng.choices(kinds, [{"fold": fold}.get(k, 4) for k in kinds])[0]
     services.table_act(table_id=table.id, user=user_for_index(hand, seat), message=message)
 
 
+def _deal_seven_deuces(monkeypatch: pytest.MonkeyPatch, rng: random.Random) -> None:
+    """Decks from a seeded generator (the same hands every run), and two in three give one of the
+    three seats a seven and a deuce (hole cards go one at a time round the table, so a seat's are
+    positions j and 3 + j), for the bounty to be won."""
+    decks = random.Random(rng.random())
+    monkeypatch.setattr(services.secrets, "SystemRandom", lambda: random.Random(decks.random()))
+    shuffled = services.Deck.shuffled
+
+    def biased(source: Any) -> Any:
+        deck = list(shuffled(source).order)
+        if rng.random() < 0.67:
+            j = rng.randrange(3)
+            for pos, rank in ((j, 7), (3 + j, 2)):
+                k = next(i for i, c in enumerate(deck) if c.rank == rank and i >= 6)
+                deck[pos], deck[k] = deck[k], deck[pos]
+        return SimpleNamespace(order=tuple(deck))
+
+    monkeypatch.setattr(services.Deck, "shuffled", staticmethod(biased))
+
+
 @pytest.mark.parametrize(("game", "seed"), [("NT", 31), ("PO/8", 32)])
-def test_run_twice_and_bomb_pots_never_show_a_card_early(game: str, seed: int) -> None:
+def test_run_twice_and_bomb_pots_never_show_a_card_early(game: str, seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """In Hold'em with a seven-deuce bounty too: the cards of whoever takes it are shown."""
     rng = random.Random(seed)
     host = make_user(f"hrhost{seed}")
     table = services.table_create(creator=host, name="House rules", small_blind=5, big_blind=10, game=game,
@@ -60,9 +86,12 @@ def test_run_twice_and_bomb_pots_never_show_a_card_early(game: str, seed: int) -
     for u in users:
         table.refresh_from_db()
         services.table_act(table_id=table.id, user=u, message={"action": "run_twice_on", "version": table.version})
+    if game == "NT":
+        hosting.table_host_seven_deuce(table_id=table.id, by=host, big_blinds=1)
+        _deal_seven_deuces(monkeypatch, random.Random(seed + 100))
     services.table_resume(table_id=table.id)
     granted = 900
-    seen = {"hands": 0, "twice": 0, "bombs": 0}
+    seen = {"hands": 0, "twice": 0, "bombs": 0, "bounties": 0}
     for _step in range(2000):
         table.refresh_from_db()
         hand, state = current_state(table)
@@ -79,6 +108,7 @@ def test_run_twice_and_bomb_pots_never_show_a_card_early(game: str, seed: int) -
         seen["hands"] += 1
         seen["twice"] += state.second_board is not None
         seen["bombs"] += bool(state.setup.bomb)
+        seen["bounties"] += bool(state.result.bounty)
         check = fairness.verify_phh(hand_history_text(hand=hand, user=None))
         assert check.ok, check.message
         assert Seat.objects.filter(table=table).aggregate(s=Sum("stack"))["s"] == granted
@@ -95,3 +125,4 @@ def test_run_twice_and_bomb_pots_never_show_a_card_early(game: str, seed: int) -
     assert seen["hands"] >= 40
     assert seen["twice"] >= 3, seen
     assert seen["bombs"] >= 8, seen
+    assert seen["bounties"] >= (3 if game == "NT" else 0), seen

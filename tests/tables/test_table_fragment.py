@@ -37,7 +37,7 @@ from tests.tables.helpers import (
 # (``data-amount``) and the game on the felt (``data-game``, dealer's choice), and "More time"
 # from the time bank (``time_bank``), added since.
 PARTIAL = """
-  <section class="felt family-{{ family|default:'pp' }} phase-{{ phase|default:'waiting' }}{% if arranging %} is-arranging{% endif %}{% if bb %} game-bb{% endif %}"{% if table %} data-stakes="{{ table|stakes }}" data-speed="{{ table.get_speed_display }}" data-big-blind="{{ table.big_blind|stringformat:'d' }}" data-game="{{ table.game|game_name }}" data-straddles="{% if table.straddles and table.game in 'NT PT PO PO/8' %}on{% else %}off{% endif %}" data-run-twice="{% if table.run_twice and table.game in 'NT PT FT PO FO PO/8 FO/8' %}on{% else %}off{% endif %}"{% endif %} aria-label="{% translate 'Table' %}">
+  <section class="felt family-{{ family|default:'pp' }} phase-{{ phase|default:'waiting' }}{% if arranging %} is-arranging{% endif %}{% if bb %} game-bb{% endif %}"{% if table %} data-stakes="{{ table|stakes }}" data-speed="{{ table.get_speed_display }}" data-big-blind="{{ table.big_blind|stringformat:'d' }}" data-game="{{ table.game|game_name }}" data-straddles="{% if table.straddles and table.game in 'NT PT PO PO/8' %}on{% else %}off{% endif %}" data-run-twice="{% if table.run_twice and table.game in 'NT PT FT PO FO PO/8 FO/8' %}on{% else %}off{% endif %}" data-seven-deuce="{% if table.seven_deuce_bb and table.game in 'NT PT FT' %}{% widthratio table.seven_deuce_bb 1 table.big_blind as each %}{{ each|chips }}{% endif %}"{% endif %} aria-label="{% translate 'Table' %}">
     <ol class="seats">
       {% seat_list seat_rows phase bb %}
     </ol>
@@ -70,7 +70,8 @@ PARTIAL = """
     <p class="board__made made--stud">{% translate "Your hand" %}: {{ my_made }}</p>
     {% endif %}
     {% if wins %}<ul class="board__results wins">{% for w in wins %}
-      <li class="win"><strong>{{ w.name }}</strong> <bdi dir="ltr">+{{ w.amount|chips }}</bdi>{% if w.run %} · {% blocktranslate with n=w.run %}run {{ n }}{% endblocktranslate %}{% endif %}{% if w.split %} · {% translate "split" %}{% endif %}{% if w.side == "low" %} · {% translate "low" %}{% elif w.side == "high" %} · {% translate "high" %}{% endif %}{% if w.category %} · {{ w.category }}{% endif %}</li>{% endfor %}
+      <li class="win"><strong>{{ w.name }}</strong> <bdi dir="ltr">+{{ w.amount|chips }}</bdi>{% if w.run %} · {% blocktranslate with n=w.run %}run {{ n }}{% endblocktranslate %}{% endif %}{% if w.split %} · {% translate "split" %}{% endif %}{% if w.side == "low" %} · {% translate "low" %}{% elif w.side == "high" %} · {% translate "high" %}{% endif %}{% if w.category %} · {{ w.category }}{% endif %}</li>{% endfor %}{% if bounty %}
+      <li class="win win--bounty"><strong>{{ bounty.name }}</strong> <bdi dir="ltr">+{{ bounty.amount|chips }}</bdi> · {% translate "7-2 bounty" %}</li>{% endif %}
     </ul>{% endif %}
     {% if scoop_name %}<p class="scoop" role="status"><span aria-hidden="true">★</span> {% if family == "pp" %}{% blocktranslate with name=scoop_name %}{{ name }} scoops all three boards!{% endblocktranslate %}{% else %}{% blocktranslate with name=scoop_name %}{{ name }} scoops high and low!{% endblocktranslate %}{% endif %}</p>{% endif %}
     {% if phase == "over" and not bb.over %}<p class="muted next-hand">{% translate "Next hand in a moment…" %} <span class="clock" data-clock></span></p>{% endif %}
@@ -266,7 +267,7 @@ def test_rare_values() -> None:
                 {"wins": [{"name": odd, "amount": 30, "category": "", "cards": [], "side": "", "pot": 0},
                           {"name": "Bo", "amount": "2 1/3", "category": odd, "split": True, "side": "low"},
                           {"name": "Cy", "amount": 0, "category": "Flush", "split": False, "side": "high"}],
-                 "scoop_name": odd, "phase": "over", "family": "flop"},
+                 "scoop_name": odd, "phase": "over", "family": "flop", "bounty": {"name": odd, "amount": 1234}},
                 {"scoop_name": odd, "family": "pp", "phase": "over", "bb": {"over": False}},
                 {"actions": [{"kind": "call", "amount": 10, "label": odd, "key": ""},
                              {"kind": "fold", "amount": 0, "label": "Fold", "key": "f"}],
