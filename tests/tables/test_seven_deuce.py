@@ -98,6 +98,7 @@ def test_a_fold_to_a_seven_deuce_pays_the_bounty_and_shows_it_to_everyone(monkey
         _same(selectors.table_context(table_id=table.id, user=user))
     page, phh = _hand_page_and_phh(table, users[1], hand)
     assert "takes the seven-deuce bounty: 40" in page
+    assert "+40</bdi> · 7-2 bounty" in page  # the hand's picture says it too
     assert "_seven_deuce = 20" in phh
     parsed = parse_phh(phh)
     assert parsed.state.result.bounty == result.bounty and parsed.state.stacks == result.stacks
