@@ -137,6 +137,7 @@ _LEVEL_LAST = gettext_noop("the last level")
 
 
 _FREEZEOUT = gettext_noop("Freeze-out: %(left)s of %(n)s players left")
+_FREEZEOUT_LATE = gettext_noop("late entry and re-entry through level %(n)s")
 _FREEZEOUT_OVER = gettext_noop("Freeze-out over")
 _FREEZEOUT_LEFT = gettext_noop("stood up")
 
@@ -151,7 +152,8 @@ def _freezeout(table: Any) -> str:
         return ""
     if fo.get("on"):
         n = len(fo["entrants"])
-        return f'<p class="freezeout">{_bt(_FREEZEOUT, left=freezeout.players_left(fo), n=n)}</p>'
+        late = f' · {_bt(_FREEZEOUT_LATE, n=fo["late"])}' if freezeout.entry_open(table) else ""
+        return f'<p class="freezeout">{_bt(_FREEZEOUT, left=freezeout.players_left(fo), n=n)}{late}</p>'
     if not fo.get("showing"):
         return ""
     rows = []

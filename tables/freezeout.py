@@ -2,19 +2,25 @@
 
 A host starts one between hands with two or more players holding chips, and picks how often the
 blinds go up (``tables.levels`` runs the clock, from the blinds in play). From then on no chips
-are added and nobody new sits down; a player on a break is still dealt in and blinded away (their
-turns played at once, as in a tournament) while anyone at the table plays. A player whose stack
-runs out in a hand is out, stood up
-with a finishing place; several out in the same hand are placed by the stacks they started it
-with (the bigger stack finishes higher, equal stacks share the place). A player who stands up
-with chips is out too, placed below everyone still holding chips, and takes their chips with
+are added and nobody new sits down (but see late entry below); a player on a break is still
+dealt in and blinded away (their turns played at once, as in a tournament) while anyone at the
+table plays. A player whose stack runs out in a hand is out, stood up with a finishing place;
+several out in the same hand are placed by the stacks they started it with (the bigger stack
+finishes higher, equal stacks share the place). A player who stands up with chips is out too, placed below everyone still holding chips, and takes their chips with
 them as ever (chips are never taken from anyone). When one player holds chips, they win: the
 table pauses, the clock stops and the blinds go back to where the freeze-out started, ready for
 the next one. The host may call it off at any time (no places; chips may be added again).
 
+A host may open it to **late entry** for its first levels (``late``: 0 for none, else the last
+level a player may sit down in): while the level in play is at most ``late``, a new player may
+sit down with a buy-in and is an entrant from the next hand, and a player who is out may sit
+down again (a re-entry: their place is taken back). A new entrant finishes above everyone already
+out, so their places move down one. Adding chips to a stack stays refused (no rebuys).
+
 Everything works on the table row, ``Table.freezeout``::
 
-    {"on": true, "started": "<iso>", "hands": <hands played when it started>,
+    {"on": true, "started": "<iso>", "hands": <hands played when it started>, "late": <levels>,
+     "reentries": <how many sat down again after going out>,
      "entrants": [[user_id, name], ...], "out": [[user_id, name, place, left], ...],
      "ended": "<iso>" | null, "ended_at_hand": <the number of its last hand> | null,
      "showing": <its places are on the felt: from its end until the next deal>}
@@ -36,12 +42,38 @@ def running(table: Any) -> bool:
     return bool(fo) and bool(fo.get("on"))
 
 
-def start(table: Any, entrants: Iterable[tuple[int, str]], now: dt.datetime) -> None:
+LATE_CHOICES = (0, 1, 2, 3, 4)  # late entry through this level (0: none)
+
+
+def start(table: Any, entrants: Iterable[tuple[int, str]], now: dt.datetime, late: int = 0) -> None:
     table.freezeout = {
-        "on": True, "started": now.isoformat(), "hands": int(table.hands_played),
+        "on": True, "started": now.isoformat(), "hands": int(table.hands_played), "late": int(late), "reentries": 0,
         "entrants": [[int(uid), name] for uid, name in entrants], "out": [],
         "ended": None, "ended_at_hand": None, "showing": False,
     }
+
+
+def entry_open(table: Any) -> bool:
+    """Whether a player may sit down in the freeze-out being played: late entry is on and the
+    level in play is one it covers."""
+    fo = getattr(table, "freezeout", None)
+    late = int((fo or {}).get("late") or 0)
+    return running(table) and late > 0 and int(getattr(table, "level", 0) or 1) <= late
+
+
+def enter(table: Any, user_id: int, name: str) -> str:
+    """A player sat down during late entry: returns ``"new"`` (an entrant more: everyone already
+    out finishes one place lower) or ``"again"`` (out before: their place is taken back)."""
+    fo = table.freezeout
+    uid = int(user_id)
+    if any(int(u) == uid for u, _n in fo["entrants"]):
+        fo["out"] = [row for row in fo["out"] if int(row[0]) != uid]
+        fo["reentries"] = int(fo.get("reentries") or 0) + 1
+        return "again"
+    fo["entrants"].append([uid, name])
+    for row in fo["out"]:
+        row[2] = int(row[2]) + 1
+    return "new"
 
 
 def call_off(table: Any) -> None:

@@ -162,12 +162,16 @@ def table_host_levels(*, table_id: int, by: Any, minutes: Any) -> str:
 
 
 @services.retry_when_busy
-def table_host_freezeout(*, table_id: int, by: Any, minutes: Any) -> str:
+def table_host_freezeout(*, table_id: int, by: Any, minutes: Any, late: Any = 0) -> str:
     """Start a freeze-out with the blinds going up every ``minutes`` (one of ``levels.MINUTES``),
     from the blinds in play, or call the one being played off (``minutes`` 0). Started between
     hands only (a paused table, or one waiting), with two players or more holding chips; never
-    at Baseball. Returns ``"started"`` or ``"called off"`` (tables.freezeout)."""
+    at Baseball. ``late`` (one of ``freezeout.LATE_CHOICES``): players may sit down, or sit down
+    again after going out, until that level is over (0: nobody). Returns ``"started"`` or
+    ``"called off"`` (tables.freezeout)."""
     _check_minutes(table_id, by, minutes)
+    if type(late) is not int or late not in freezeout.LATE_CHOICES:
+        raise TableError(_("Late entry lasts through level 1, 2, 3 or 4, or there is none."))
     with transaction.atomic():
         table = _lock_open_chips_table(table_id, _("Baseball plays for units: there is no freeze-out."))
         now = timezone.now()
@@ -191,7 +195,7 @@ def table_host_freezeout(*, table_id: int, by: Any, minutes: Any) -> str:
         if table.next_big_blind is not None and table.next_small_blind is not None:
             services.apply_next_terms(table)  # a change of stakes waiting for the hand: level 1
         levels.start(table, minutes, now, paused=True)  # the clock starts with the first deal
-        freezeout.start(table, [(s.user_id, display_name(s.user)) for s in seats], now)
+        freezeout.start(table, [(s.user_id, display_name(s.user)) for s in seats], now, late=late)
         # Everyone is dealt in from the first hand: nobody waits for the big blind or owes one.
         Seat.objects.filter(table=table).update(wait_bb=False, post_bb=False, missed_bb=False, missed_sb=False)
         hotsql.save(table, (*freezeout.FIELDS, *levels.FIELDS))
@@ -384,7 +388,7 @@ def table_seat_request(*, table_id: int, user: Any, buy_in: int) -> SeatRequest:
             raise TableError(_("Just take a seat: nobody needs to approve it here."))
         if table.status == Table.Status.CLOSED or table.close_after_hand:
             raise TableError(_("This table is closed."))
-        if freezeout.running(table):
+        if freezeout.running(table) and not freezeout.entry_open(table):
             raise TableError(_("A freeze-out is being played here: new players join the next one."))
         try:
             club_services.club_require_member(club=table.club_id, user=user)

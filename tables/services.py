@@ -254,7 +254,7 @@ def table_take_seat(
         table = _lock_table(table_id)
         if table.status == Table.Status.CLOSED or table.close_after_hand:
             raise TableError(_("This table is closed."))
-        if freezeout.running(table):
+        if freezeout.running(table) and not freezeout.entry_open(table):
             raise TableError(_("A freeze-out is being played here: new players join the next one."))
         if table.club_id is not None:
             _check_club_seat(table, user, approved)
@@ -283,8 +283,12 @@ def table_take_seat(
                                        units=baseball.balance_of(table=table, user_id=user.pk))
         else:
             _chips_to_table(table, user, buy_in)
+            late = freezeout.running(table)  # late entry: dealt in from the next hand, as everyone is
             seat = Seat.objects.create(table=table, seat_no=seat_no, user=user, stack=buy_in,
-                                       wait_bb=_joins_running_game(table, seats))
+                                       wait_bb=not late and _joins_running_game(table, seats))
+            if late:
+                freezeout.enter(table, user.pk, club_selectors.display_name(user))
+                hotsql.save(table, freezeout.FIELDS)
         if _current_hand(table) is None:
             _deal_soon(table)
         _bump(table)

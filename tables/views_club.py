@@ -272,7 +272,8 @@ def table_host_freezeout(request: HttpRequest, table_id: int) -> HttpResponseRed
     table = _hosted_table(request, table_id)
     minutes = _minutes(request)
     try:
-        done = hosting.table_host_freezeout(table_id=table.id, by=request.user, minutes=minutes)
+        late = request.POST.get("late", "0")
+        done = hosting.table_host_freezeout(table_id=table.id, by=request.user, minutes=minutes, late=_small_number(late))
     except services.TableError as exc:
         messages.error(request, str(exc))
     else:

@@ -370,7 +370,8 @@ def _host_panel_context(table: Table, viewer_id: int | None = None) -> dict[str,
     from tables import freezeout
 
     fo_choice = None if table.game == "BB" else {
-        "on": freezeout.running(table), "choices": levels.MINUTES,
+        "on": freezeout.running(table), "choices": levels.MINUTES, "late_choices": freezeout.LATE_CHOICES,
+        "late_open": (table.freezeout or {}).get("late") if freezeout.entry_open(table) else 0,
         "minutes": table.level_minutes if levels.on(table) else 15,
     }
     # Straddles: for the games that take one (no-limit and pot-limit Hold'em and Omaha), offered
@@ -429,6 +430,9 @@ def _buy_in_context(request: HttpRequest, table: Table) -> dict[str, Any]:
                    "affordable": bankroll is None or bankroll >= low},
         "add_chips": add_chips,
         "freezeout_on": frozen,
+        # Late entry: a player not seated may sit down in the freeze-out being played.
+        "freezeout_closed": frozen and not freezeout.entry_open(table),
+        "late_entry": (table.freezeout or {}).get("late") if frozen and freezeout.entry_open(table) else 0,
     }
 
 
