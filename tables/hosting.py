@@ -272,20 +272,9 @@ def table_host_bomb(*, table_id: int, by: Any, big_blinds: Any) -> None:
     """A bomb pot for the next Hold'em or Omaha hand: everyone puts ``big_blinds`` big blinds in
     (one of ``services.BOMB_CHOICES``), no blinds, the flop at once; 0 calls off one asked for.
     A hand being played is not changed."""
-    if type(big_blinds) is not int or big_blinds not in (0, *services.BOMB_CHOICES):
-        raise TableError(_("Choose a bomb pot of %(choices)s big blinds.")
-                         % {"choices": ", ".join(str(c) for c in services.BOMB_CHOICES)})
-    _host_table(table_id, by)
-    with transaction.atomic():
-        table = _lock_house_rules(table_id, _("Public tables have no bomb pots."))
-        game = table.next_game or table.game
-        if big_blinds and not services.game_has_bomb(game):
-            raise TableError(_("Bomb pots are dealt in Hold'em and Omaha only."))
-        if table.bomb_next_bb == big_blinds:
-            return
-        table.bomb_next_bb = big_blinds
-        hotsql.save(table, ["bomb_next_bb"])
-        services._bump(table)
+    _host_big_blinds(table_id, by, "bomb_next_bb", big_blinds, services.BOMB_CHOICES, services.game_has_bomb,
+                     _("Choose a bomb pot of %(choices)s big blinds."), _("Public tables have no bomb pots."),
+                     _("Bomb pots are dealt in Hold'em and Omaha only."))
 
 
 @services.retry_when_busy
@@ -293,18 +282,26 @@ def table_host_seven_deuce(*, table_id: int, by: Any, big_blinds: Any) -> None:
     """The seven-deuce bounty in Hold'em: a player who takes a pot whole with a seven and a deuce
     is paid ``big_blinds`` big blinds (one of ``services.SEVEN_DEUCE_CHOICES``) by every other
     player dealt in; 0 stops it. A hand being played keeps the bounty it was dealt with."""
-    if type(big_blinds) is not int or big_blinds not in (0, *services.SEVEN_DEUCE_CHOICES):
-        raise TableError(_("Choose a seven-deuce bounty of %(choices)s big blinds.")
-                         % {"choices": ", ".join(str(c) for c in services.SEVEN_DEUCE_CHOICES)})
+    _host_big_blinds(table_id, by, "seven_deuce_bb", big_blinds, services.SEVEN_DEUCE_CHOICES,
+                     services.game_has_seven_deuce, _("Choose a seven-deuce bounty of %(choices)s big blinds."),
+                     _("Public tables pay no seven-deuce bounty."), _("The seven-deuce bounty is paid in Hold'em only."))
+
+
+def _host_big_blinds(table_id: int, by: Any, field: str, big_blinds: Any, choices: tuple[int, ...], game_takes: Any,
+                     bad_choice: str, public_refusal: str, wrong_game: str) -> None:
+    """Set one of a hosted table's house rules counted in big blinds (a column): 0 or one of
+    ``choices``, and only where the game dealt next ``game_takes`` it (0 is always allowed)."""
+    if type(big_blinds) is not int or big_blinds not in (0, *choices):
+        raise TableError(bad_choice % {"choices": ", ".join(str(c) for c in choices)})
     _host_table(table_id, by)
     with transaction.atomic():
-        table = _lock_house_rules(table_id, _("Public tables pay no seven-deuce bounty."))
-        if big_blinds and not services.game_has_seven_deuce(table.next_game or table.game):
-            raise TableError(_("The seven-deuce bounty is paid in Hold'em only."))
-        if table.seven_deuce_bb == big_blinds:
+        table = _lock_house_rules(table_id, public_refusal)
+        if big_blinds and not game_takes(table.next_game or table.game):
+            raise TableError(wrong_game)
+        if getattr(table, field) == big_blinds:
             return
-        table.seven_deuce_bb = big_blinds
-        hotsql.save(table, ["seven_deuce_bb"])
+        setattr(table, field, big_blinds)
+        hotsql.save(table, [field])
         services._bump(table)
 
 

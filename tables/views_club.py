@@ -319,30 +319,30 @@ def table_host_run_twice(request: HttpRequest, table_id: int) -> HttpResponseRed
 @login_required
 def table_host_bomb(request: HttpRequest, table_id: int) -> HttpResponseRedirect:
     """A bomb pot for the next hand (``bb``: big blinds each), or called off (``bb=0``)."""
-    table = _hosted_table(request, table_id)
-    raw = request.POST.get("bb", "")
-    try:
-        hosting.table_host_bomb(table_id=table.id, by=request.user, big_blinds=_small_number(raw))
-    except services.TableError as exc:
-        messages.error(request, str(exc))
-    else:
-        messages.success(request, _("The next hand is a bomb pot.") if raw != "0" else _("No bomb pot next hand."))
-    return _back(table.id)
+    return _host_big_blinds(request, table_id, hosting.table_host_bomb, _("The next hand is a bomb pot."),
+                            _("No bomb pot next hand."))
 
 
 @require_POST
 @login_required
 def table_host_seven_deuce(request: HttpRequest, table_id: int) -> HttpResponseRedirect:
     """The seven-deuce bounty (``bb``: big blinds from each player), or none (``bb=0``)."""
+    return _host_big_blinds(request, table_id, hosting.table_host_seven_deuce,
+                            _("The seven-deuce bounty is paid from the next hand."),
+                            _("No seven-deuce bounty from the next hand."))
+
+
+def _host_big_blinds(request: HttpRequest, table_id: int, write: Any, said_on: str, said_off: str) -> HttpResponseRedirect:
+    """A house rule counted in big blinds (``bb``) set by ``write``, or turned off (``bb=0``),
+    said back to the host."""
     table = _hosted_table(request, table_id)
     raw = request.POST.get("bb", "")
     try:
-        hosting.table_host_seven_deuce(table_id=table.id, by=request.user, big_blinds=_small_number(raw))
+        write(table_id=table.id, by=request.user, big_blinds=_small_number(raw))
     except services.TableError as exc:
         messages.error(request, str(exc))
     else:
-        messages.success(request, _("The seven-deuce bounty is paid from the next hand.") if raw != "0"
-                         else _("No seven-deuce bounty from the next hand."))
+        messages.success(request, said_on if raw != "0" else said_off)
     return _back(table.id)
 
 
