@@ -42,8 +42,12 @@ class ClubTable:
     #: Blinds on a clock: the level in play (0: off) and its minutes.
     level: int = 0
     level_minutes: int = 0
-    #: A freeze-out is being played: nobody new sits down until it ends.
+    #: A freeze-out is being played: nobody new sits down until it ends, unless it is open to late
+    #: entry: then ``late_entry`` is the last level a player may still sit down in (0: closed).
     freezeout: bool = False
+    late_entry: int = 0
+    #: Hold'em's seven-deuce bounty each player pays, in chips (0: none).
+    seven_deuce: int = 0
 
 
 @dataclass(frozen=True)

@@ -22,6 +22,9 @@ class TablesForClubs:
         return live_games()
 
     def club_tables(self, *, club_id: int) -> list[ClubTable]:
+        from tables import freezeout
+        from tables.services import seven_deuce_chips
+
         names = dict(self.games())
         rows = (
             Table.objects.filter(club_id=club_id).exclude(status=Table.Status.CLOSED)
@@ -36,6 +39,8 @@ class TablesForClubs:
                 stakes=stakes_text(t.game, t.small_blind, t.big_blind),
                 level=t.level, level_minutes=t.level_minutes,
                 freezeout=bool(t.freezeout and t.freezeout.get("on")),
+                late_entry=int(t.freezeout.get("late") or 0) if freezeout.entry_open(t) else 0,
+                seven_deuce=seven_deuce_chips(t),
             )
             for t in rows
         ]

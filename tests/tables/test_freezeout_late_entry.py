@@ -16,8 +16,8 @@ from django.utils import translation
 from tables import freezeout, hosting, services
 from tables.models import Seat, Table
 from tables.services import TableError
-from tests.tables.helpers import make_user
-from tests.tables.test_freezeout import _chips, _html, _kitchen, _shove_hand
+from tests.tables.helpers import current_state, make_user, user_for_index
+from tests.tables.test_freezeout import _chips, _html, _kitchen, _next_deal
 
 pytestmark = pytest.mark.django_db
 
@@ -44,6 +44,26 @@ def test_a_new_entrant_moves_those_out_down_one_and_a_reentry_takes_the_place_ba
     assert freezeout.standings(row.freezeout) == [(4, "A", False)]
 
 
+def _short_stack_shoves(table: Table) -> None:
+    """One hand: the shortest stack in it goes all-in, everyone else only calls or checks, so at
+    most that player goes out."""
+    number = current_state(table)[0].number
+    for _ in range(60):
+        table.refresh_from_db()
+        hand, state = current_state(table)
+        if hand.number != number or hand.ended is not None or not state.actors():
+            return
+        seat = state.actors()[0]
+        legal = {a.kind: a for a in state.legal_actions(seat)}
+        shortest = min(state.in_hand, key=lambda i: state.stacks[i] + state.contributed[i])
+        message: dict[str, Any] = {"version": table.version, "action": "call" if "call" in legal else "check"}
+        big = legal.get("raise") or legal.get("bet")
+        if seat == shortest and big is not None:
+            message.update(action=big.kind, amount=big.max_amount)
+        services.table_act(table_id=table.id, user=user_for_index(hand, seat), message=message)
+    raise AssertionError("the hand did not end")
+
+
 def test_late_entry_lets_newcomers_in_and_players_out_back_in_until_its_last_level() -> None:
     table, users = _kitchen((1000, 300, 1000))
     Table.objects.filter(pk=table.pk).update(max_seats=5)
@@ -65,13 +85,14 @@ def test_late_entry_lets_newcomers_in_and_players_out_back_in_until_its_last_lev
         services.table_add_chips(table_id=table.id, user=users[1], amount=100)
     services.table_resume(table_id=table.id)
     out: list[int] = []
-    for _ in range(20):
-        _shove_hand(table)
+    for _ in range(40):
+        _short_stack_shoves(table)  # one player out at most: the freeze-out goes on
         assert _chips(everyone, table) == chips
         table.refresh_from_db()
-        out = [int(r[0]) for r in table.freezeout["out"]] if freezeout.running(table) else []
+        out = [int(r[0]) for r in table.freezeout["out"]]
         if out:
             break
+        assert _next_deal(table)
     assert out, "nobody went out"
     gone = next(u for u in everyone if u.pk == out[0])
     assert not Seat.objects.filter(table=table, user=gone).exists()
@@ -140,6 +161,11 @@ def test_at_a_club_table_a_host_seats_a_late_entrant_and_the_club_chips_stay_who
                 + int(Seat.objects.filter(table=table).aggregate(s=Sum("stack"))["s"] or 0))
 
     total = whole()
+    # The club's page tells its members they may still join.
+    member = Client()
+    member.force_login(people.member)
+    page = member.get(f"/clubs/{club.id}/").content.decode()
+    assert "freeze-out under way" in page and "late entry through level 1" in page
     request = hosting.table_seat_request(table_id=table.id, user=people.member, buy_in=500)
     hosting.table_seat_request_approve(request_id=request.id, by=people.host)
     table.refresh_from_db()

@@ -207,3 +207,18 @@ def test_the_creation_forms_take_a_bounty(lang: str) -> None:
     assert response.status_code == 200 and not Table.objects.filter(name="Seven-deuce").exists()
     client.post(reverse("table_new"), {**base, "seven_deuce_bb": "2"})
     assert Table.objects.get(name="Seven-deuce").seven_deuce_bb == 2
+
+
+def test_a_clubs_page_names_a_tables_bounty() -> None:
+    from tests.club.helpers import club_with_people
+
+    people = club_with_people("sdclub", chips=5000)
+    table = services.table_create(creator=people.host, club=people.club, name="Back room", small_blind=5,
+                                  big_blind=10, max_seats=6, game="NT", seven_deuce_bb=5)
+    assert table.seven_deuce_bb == 5
+    member = Client()
+    member.force_login(people.member)
+    assert "7-2 bounty: <bdi dir=\"ltr\">50</bdi>" in member.get(f"/clubs/{people.club.id}/").content.decode()
+    hosting.table_host_seven_deuce(table_id=table.id, by=people.host, big_blinds=0)
+    assert "7-2 bounty" not in member.get(f"/clubs/{people.club.id}/").content.decode()
+
