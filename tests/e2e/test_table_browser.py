@@ -440,6 +440,32 @@ def test_a_host_sets_a_seven_deuce_bounty_and_the_players_headers_follow(browser
         p.context.close()
 
 
+def test_a_late_entrant_sits_down_in_a_freezeout_open_to_late_entry(browser: Any, fast_server: str, screenshot: Any) -> None:
+    """The host starts a freeze-out open to late entry through level 1; a friend who had stood up
+    sees the way to sit with a note saying so, sits down, and every felt counts three players."""
+    host, guest, late = _seated_at_a_paused_private_table(browser, fast_server, ("lea", "lou", "lyn"), PHONE, game="NT")
+    with late.expect_navigation():
+        late.click("form.leave button")
+    host.reload()
+    host.select_option("#freezeout-minutes", "20")
+    host.select_option("#freezeout-late", "1")
+    with host.expect_navigation():
+        host.click("#host-panel .hostpanel__freezeout button[type=submit]")
+    assert "The freeze-out is on" in host.locator("main").inner_text()
+    for page in (host, guest):
+        page.wait_for_selector("p.freezeout:has-text('2 of 2 players left')", timeout=10_000)
+    late.reload()
+    assert "open to late entry through level 1" in late.locator(".late-entry").inner_text()
+    screenshot(late, "phone-late-entry")
+    with late.expect_navigation():
+        late.click("form.sit button")
+    for page in (host, guest, late):
+        page.wait_for_selector("p.freezeout:has-text('3 of 3 players left')", timeout=10_000)
+        assert "late entry and re-entry through level 1" in page.locator("p.freezeout").inner_text()
+    for p in (host, guest, late):
+        p.context.close()
+
+
 def test_a_host_starts_a_freezeout_and_calls_it_off(browser: Any, fast_server: str, screenshot: Any) -> None:
     host, guest = _seated_at_a_paused_private_table(browser, fast_server, ("fay", "gil"), DESKTOP)
     host.select_option("#freezeout-minutes", "20")
