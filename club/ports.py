@@ -48,6 +48,8 @@ class ClubTable:
     late_entry: int = 0
     #: Hold'em's seven-deuce bounty each player pays, in chips (0: none).
     seven_deuce: int = 0
+    #: Players may hunt the rabbit after a hand (Hold'em, Omaha, Patch-Patch).
+    rabbit: bool = False
 
 
 @dataclass(frozen=True)

@@ -23,7 +23,7 @@ class TablesForClubs:
 
     def club_tables(self, *, club_id: int) -> list[ClubTable]:
         from tables import freezeout
-        from tables.services import seven_deuce_chips
+        from tables.services import rabbit_on, seven_deuce_chips
 
         names = dict(self.games())
         rows = (
@@ -40,7 +40,7 @@ class TablesForClubs:
                 level=t.level, level_minutes=t.level_minutes,
                 freezeout=bool(t.freezeout and t.freezeout.get("on")),
                 late_entry=int(t.freezeout.get("late") or 0) if freezeout.entry_open(t) else 0,
-                seven_deuce=seven_deuce_chips(t),
+                seven_deuce=seven_deuce_chips(t), rabbit=rabbit_on(t),
             )
             for t in rows
         ]

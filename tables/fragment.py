@@ -73,6 +73,9 @@ _SECOND_RUN = gettext_noop("Second run")
 _BOMB = gettext_noop("Bomb pot")
 _BOMB_NEXT = gettext_noop("Next hand: a bomb pot, %(amount)s from everyone, the flop at once.")
 _BOUNTY = gettext_noop("7-2 bounty")
+_RABBIT = gettext_noop("Hunt the rabbit")
+_RABBIT_TITLE = gettext_noop("See the cards that would have come: everyone at the table sees them, and they change nothing")
+_RABBIT_NOTE = gettext_noop("Rabbit hunt: the faded cards are what would have come next. They change nothing.")
 _CHECK_FOLD = gettext_noop("Check/fold")
 _MORE_TIME = gettext_noop("More time +%(n)s s")
 _BANK_LEFT = gettext_noop("Time bank: %(n)s s left")
@@ -88,16 +91,22 @@ def _terms(table: Any) -> str:
     line saying what a host's change waiting for the hand's end will be."""
     if table is None or _get(table, "big_blind") is None:
         return ""
-    from tables.services import game_has_seven_deuce, game_runs_twice, game_takes_straddle
+    from tables.services import (
+        game_has_rabbit,
+        game_has_seven_deuce,
+        game_runs_twice,
+        game_takes_straddle,
+    )
 
     game, small, big, speed = _get(table, "game"), _get(table, "small_blind"), _get(table, "big_blind"), _get(table, "speed")
     straddles = "on" if _get(table, "straddles") and game_takes_straddle(game) else "off"
     twice = "on" if _get(table, "run_twice") and game_runs_twice(game) else "off"
     bounty = _get(table, "seven_deuce_bb") or 0
+    rabbit = "on" if _get(table, "rabbit_hunt") and game_has_rabbit(game) else "off"
     bounty_text = chips(bounty * big) if bounty and game_has_seven_deuce(game) else ""
     return (f' data-stakes="{_v(stakes_text(game, small, big))}" data-speed="{_t(_SPEEDS.get(speed, speed))}"'
             f' data-big-blind="{_v(str(big))}" data-game="{_v(game_name(game))}" data-straddles="{straddles}"'
-            f' data-run-twice="{twice}" data-seven-deuce="{_v(bounty_text)}"')
+            f' data-run-twice="{twice}" data-seven-deuce="{_v(bounty_text)}" data-rabbit="{rabbit}"')
 
 
 def _bomb_next(table: Any) -> str:
@@ -283,6 +292,8 @@ def _render_table(context: Any) -> SafeString:
             # Under the pot, away from the player's cards: said whose hand it is.
             out.append(f'\n    <p class="board__made made--stud">{_t("Your hand")}: {_v(get("my_made"))}</p>\n    ')
         out.append("\n    ")
+        if get("rabbit"):
+            out.append(f'<p class="rabbit-note">{_t(_RABBIT_NOTE)}</p>\n    ')
         wins = get("wins")
         if wins:
             out.append('<ul class="board__results wins">')
@@ -408,6 +419,9 @@ def _panel(get: Any, phase: Any, arranging: Any) -> str:
                    f' <bdi dir="ltr">+{_v(bank["step"])}</bdi>{unit}</span> <kbd>T</kbd></button>')
     if get("can_show"):
         out.append(f'<button type="button" class="act act--quiet act--show" data-action="show_cards">{_t(_SHOW)}</button>')
+    if get("can_rabbit"):
+        out.append(f'<button type="button" class="act act--quiet act--rabbit" data-action="rabbit"'
+                   f' title="{_t(_RABBIT_TITLE)}">{_t(_RABBIT)}</button>')
     choice = get("bb_choice")
     if choice in ("post", "post_missed"):
         label = _t(_POST_BB if choice == "post" else _POST_MISSED)

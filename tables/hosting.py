@@ -268,6 +268,13 @@ def table_host_run_twice(*, table_id: int, by: Any, on: bool) -> None:
 
 
 @services.retry_when_busy
+def table_host_rabbit(*, table_id: int, by: Any, on: bool) -> None:
+    """Let the players hunt the rabbit after a hand (Hold'em, Omaha and Patch-Patch), or stop it.
+    A hand over and still shown follows the setting at once: the button comes or goes with it."""
+    _host_flag(table_id, by, "rabbit_hunt", on, _("Public tables hunt no rabbits."))
+
+
+@services.retry_when_busy
 def table_host_bomb(*, table_id: int, by: Any, big_blinds: Any) -> None:
     """A bomb pot for the next Hold'em or Omaha hand: everyone puts ``big_blinds`` big blinds in
     (one of ``services.BOMB_CHOICES``), no blinds, the flop at once; 0 calls off one asked for.

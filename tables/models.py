@@ -87,6 +87,10 @@ class Table(models.Model):
     # whole with a seven and a deuce is paid this by every other player dealt in
     # (rules_engine.games.flop).
     seven_deuce_bb = models.PositiveSmallIntegerField(default=0)
+    # The host lets players hunt the rabbit: after a hand that ended before its board was out, a
+    # player dealt in may ask to see the cards that would have come (Hand.rabbit; Hold'em, Omaha
+    # and Patch-Patch).
+    rabbit_hunt = models.BooleanField(default=False)
     version = models.BigIntegerField(default=0)
     button_seat = models.SmallIntegerField(default=-1)
     hands_played = models.PositiveIntegerField(default=0)
@@ -222,6 +226,9 @@ class Hand(models.Model):
     # Engine indexes of the players who chose to show their cards after the hand (before the
     # next deal), as a winner who was not called may: tables.services._show_cards.
     shown_after = models.JSONField(default=list, blank=True)
+    # A player asked to see the board cards that would have come (the rabbit hunt, after the
+    # hand, before the next deal): every viewer sees them from then on (tables.services._hunt_rabbit).
+    rabbit = models.BooleanField(default=False)
     # Engine indexes of the players who left the table during the hand: their turns are answered
     # at once (a fold where one is allowed) instead of waiting for their clock.
     leavers = models.JSONField(default=list, blank=True)

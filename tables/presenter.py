@@ -172,6 +172,15 @@ def pictures(
     return out
 
 
+def rabbit_pictures(cards: list[str]) -> list[dict[str, Any]]:
+    """The cards a rabbit hunt turned up (``view["rabbit"]``): drawn after a board's real cards,
+    faded (``card--rabbit``), never lit as part of a hand."""
+    out = pictures(cards)
+    for c in out:
+        c["rabbit"] = True
+    return out
+
+
 def _card_text(c: Any) -> str:
     return str(c["card"]) if isinstance(c, dict) else str(c)
 
@@ -291,7 +300,9 @@ def present(*, view: dict[str, Any] | None, seats: list[dict[str, Any]], players
                 row.hole = [{"hidden": True} for _ in range(p.get("hole_count") or 0)]
             if family == "draw":
                 row.drawn = p.get("drawn")
-        elif view is not None and not s["empty"] and view["phase"] != "over":
+        elif view is not None and not s["empty"]:
+            # Not dealt in: waiting for the next hand, also while this one's end is shown (found by
+            # an audit: a player back from a break had a seat with nothing to say).
             row.waiting = True
         rows.append(row)
     if view is None:
@@ -325,6 +336,10 @@ def present(*, view: dict[str, Any] | None, seats: list[dict[str, Any]], players
         # Run twice: each board lights the cards that won on it.
         winning = {c for w in won if w.get("run", 1) == 1 for c in w["cards"]}
         community = {"cards": pictures(board_cards, used=winning or made_cards or None), "blanks": 5 - len(board_cards)}
+        hunted = view.get("rabbit")
+        if hunted:
+            community["cards"] += rabbit_pictures(hunted[0])
+            community["blanks"] = max(0, community["blanks"] - len(hunted[0]))
         if view.get("second_board"):
             second_run = pictures(view["second_board"], used={c for w in won if w.get("run") == 2 for c in w["cards"]} or None)
     if family in ("flop", "draw") and you:
@@ -353,10 +368,15 @@ def present(*, view: dict[str, Any] | None, seats: list[dict[str, Any]], players
         "boards": boards,
         "community": community,
         "second_run": second_run,
+        "rabbit": bool(view.get("rabbit")),
         "bomb": view.get("bomb") or 0,
         "mine": mine,
         "my_made": my_made,
-        "wins": _sided(_generic_wins(result, names), _is_hilo(result)) if family != "pp" else [],
+        # Patch-Patch says each board's winners under it; a pot nobody contested (everyone else
+        # folded) has no boards, and is said here as the other games say theirs (found by an
+        # audit: the felt did not say who took it).
+        "wins": (_sided(_generic_wins(result, names), _is_hilo(result)) if family != "pp"
+                 else _generic_wins(result, names) if result and not result.get("showdown") else []),
         "bounty": _bounty(result, names),
         "actions": actions,
         "sized": sized,
@@ -396,8 +416,10 @@ def _pp_boards(view: dict[str, Any], names: dict[int, str]) -> list[BoardRow]:
                             "split": len(b["winners"]) > 1,
                         }
                     )
+    hunted = view.get("rabbit") or [[], [], []]
     for b in range(3):
         board_cards = view["boards"][b] if b < len(view["boards"]) else []
+        rabbit = rabbit_pictures(hunted[b]) if b < len(hunted) else []
         mine = my_hands[b] if my_hands else None
         winning: set[str] = set()
         for w in board_wins.get(b, []):
@@ -407,8 +429,8 @@ def _pp_boards(view: dict[str, Any], names: dict[int, str]) -> list[BoardRow]:
         boards.append(
             BoardRow(
                 index=b + 1,
-                cards=pictures(board_cards, used=highlight if highlight else None),
-                blanks=BOARD_SIZE - len(board_cards),
+                cards=pictures(board_cards, used=highlight if highlight else None) + rabbit,
+                blanks=max(0, BOARD_SIZE - len(board_cards) - len(rabbit)),
                 mine=pictures(mine["cards"], used=(set(made["cards"]) if made else None), swap=arranging) if mine else [],
                 made=category_name(made["category"]) if made else "",
                 made_cards=set(made["cards"]) if made else set(),

@@ -304,6 +304,8 @@ def table_context(*, table_id: int, user: Any, version_hint: int | None = None,
         view = state.view_for(me)
         if hand.ended is not None and hand.shown_after:
             view = with_shown_after(view, state, hand.shown_after)
+        if hand.ended is not None and hand.rabbit:
+            view = with_rabbit(view, state)
     by_seat = {s.seat_no: s for s in seats}
     # Seats whose player took time from their bank on the clock running now (services._more_time).
     banked = ({hand.players[i][0] for i, _v in hand.banked.get("took", ())}
@@ -336,6 +338,10 @@ def table_context(*, table_id: int, user: Any, version_hint: int | None = None,
         # After the hand, a player whose cards nobody saw may show them (tables.services._show_cards).
         "can_show": bool(me is not None and hand is not None and hand.ended is not None
                          and me not in _shown(hand, state) and (hand.deadline is not None or table.game == "BB")),
+        # After a hand that ended before its board was out, where the host allows it: "Hunt the
+        # rabbit" (tables.services._hunt_rabbit).
+        "can_rabbit": bool(me is not None and hand is not None and hand.ended is not None and not hand.rabbit
+                           and table.rabbit_hunt and _rabbit_cards(table, hand, state) is not None),
         "bb_choice": _bb_choice(my_seat, seats),
         # "Straddle" (kept on until turned off), where the host allows them and the game takes one.
         "straddle": None if my_seat is None or not table.straddles or not _takes_straddle(table.game) else bool(my_seat.straddle),
@@ -465,6 +471,40 @@ def _shown(hand: Any, state: Any) -> set[int]:
     from tables.services import shown_seats
 
     return shown_seats(hand, state)
+
+
+def _rabbit_cards(table: Any, hand: Any, state: Any) -> Any:
+    from tables.services import rabbit_cards
+
+    return rabbit_cards(table, hand, state)
+
+
+def with_rabbit(view: dict[str, Any], state: Any) -> dict[str, Any]:
+    """``view`` (of a finished hand whose rabbit was hunted, ``Hand.rabbit``) with ``rabbit``: for
+    each board, the cards that would have come. A copy, as ``with_shown_after``'s."""
+    boards = state.rabbit() if hasattr(state, "rabbit") else None
+    if not boards:
+        return view
+    return {**view, "rabbit": [[str(c) for c in b] for b in boards]}
+
+
+def rabbit_section(hand: Any, state: Any) -> Any:
+    """The hand page's line for a hunted rabbit: the cards that would have come, per board."""
+    from django.utils.translation import gettext as _
+
+    from tables.presenter import pictures
+    from tables.story import Line, Section
+
+    boards = state.rabbit() if hasattr(state, "rabbit") else None
+    section = Section(title=_("Rabbit hunt"))
+    if boards:
+        line = Line(text=_("The cards that would have come (they changed nothing)"))
+        if len(boards) > 1:
+            line.groups = [pictures([str(c) for c in b]) for b in boards]
+        else:
+            line.cards = pictures([str(c) for c in boards[0]])
+        section.lines.append(line)
+    return section
 
 
 def with_shown_after(view: dict[str, Any], state: Any, shown: list[int]) -> dict[str, Any]:
@@ -643,6 +683,8 @@ def finished_hand_context(*, hand: Any, user: Any = None) -> dict[str, Any]:
     view = state.view_for(None)
     if hand.shown_after:
         view = with_shown_after(view, state, hand.shown_after)
+    if hand.rabbit:
+        view = with_rabbit(view, state)
     names = _hand_names(hand)
     seat_dicts = [
         {"no": seat_no, "empty": False, "name": names[seat_no], "me": False, "stack": 0, "sitting_out": False, "user_id": user_id}
@@ -652,6 +694,8 @@ def finished_hand_context(*, hand: Any, user: Any = None) -> dict[str, Any]:
     story = hand_story(game=hand.game, state=state, names=[names[seat_no] for seat_no, _u, _s in hand.players])
     if hand.shown_after:
         story.append(shown_after_section(hand, state, [names[seat_no] for seat_no, _u, _s in hand.players]))
+    if hand.rabbit:
+        story.append(rabbit_section(hand, state))
     # Each player's stack when the hand was dealt, as hand histories open (not Baseball's units:
     # its balances are the standings').
     starting = [] if hand.game == "BB" else [
@@ -729,6 +773,10 @@ def hand_history_text(*, hand: Any, user: Any) -> str:
     # A card a draw hand dealt out of the reshuffled discards keeps its place sealed: opening it
     # would tell which seat was first dealt that card, and threw it away.
     shown = fairness._cards_in_history(tomllib.loads(text).get("actions")) - set(getattr(state, "recycled", ()))
+    if hand.rabbit and hasattr(state, "rabbit"):
+        # The rabbit hunt showed these to the table: their places open too, so anyone can check
+        # they were the deck's next cards.
+        shown |= {c for b in state.rabbit() or () for c in b}
     return notation.to_phh(state, hide_unshown=True, viewer=viewer,
                            fields={**players, **fairness.public_fields(commit, shown)})
 

@@ -57,8 +57,12 @@ ENGINE_ACTIONS = frozenset(
      "bet", "raise", "complete", "bring_in", "draw"}
 )
 ARRANGE_ACTIONS = frozenset({"swap", "arrange", "done"})
+# A player's choices about their own seat (and what they show after a hand): each means the same
+# on any picture of the table, so one drawn before another player's change is not refused for it.
+SEAT_CHOICES = frozenset({"sit_out", "im_back", "post_bb", "wait_bb", "straddle_on", "straddle_off",
+                          "run_twice_on", "run_twice_off", "show_cards", "rabbit"})
 TABLE_ACTIONS = frozenset({"sit_out", "im_back", "new_session", "show_cards", "post_bb", "wait_bb", "time",
-                           "straddle_on", "straddle_off", "run_twice_on", "run_twice_off"})
+                           "straddle_on", "straddle_off", "run_twice_on", "run_twice_off", "rabbit"})
 
 
 class TableError(ValueError):
@@ -127,7 +131,7 @@ def table_create(
     *, creator: AbstractBaseUser | None, name: str, small_blind: int, big_blind: int,
     speed: str = "medium", max_seats: int = 3, is_public: bool = True, game: str = "PP",
     min_buy_in_bb: int = 5, max_buy_in_bb: int = 150, club: Any = None, seat_approval: bool = False,
-    straddles: bool = False, run_twice: bool = False, seven_deuce_bb: int = 0,
+    straddles: bool = False, run_twice: bool = False, seven_deuce_bb: int = 0, rabbit_hunt: bool = False,
 ) -> Table:
     """Open a table. A club table (``club``, opened by one of its hosts) is private to the club,
     plays any blinds and takes no rake; only games the live table can draw (``LIVE_GAMES``)."""
@@ -180,6 +184,7 @@ def table_create(
         straddles=bool(straddles and not is_public),  # public tables play without (DECISIONS.md)
         run_twice=bool(run_twice and not is_public),  # so do they run once
         seven_deuce_bb=0 if is_public else seven_deuce_bb,  # and pay no bounties
+        rabbit_hunt=bool(rabbit_hunt and not is_public),  # nor hunt rabbits
     )
     transaction.on_commit(_lobby_changed)
     return table
@@ -498,12 +503,12 @@ def table_act(*, table_id: int, user: AbstractBaseUser, message: dict[str, Any])
         # Everyone arranges at once and every swap bumps the version, so an arrangement action
         # may answer an older picture: it names the player's own cards, which nobody else moves
         # (the engine refuses it if the arrangement is over). Everything else must be current.
-        if action in ARRANGE_ACTIONS:
+        if action in ARRANGE_ACTIONS or action in SEAT_CHOICES:
             if not 0 <= version <= table.version:
                 raise StaleVersion(_("The table has moved on; here is the latest picture."))
         elif action == "time":
             pass  # any picture of the clock it asks more time for (_more_time)
-        elif version != table.version:
+        elif version != table.version and not _same_turn(table, version):
             raise StaleVersion(_("The table has moved on; here is the latest picture."))
         seat = _seat_of(table, user)
         if seat is None:
@@ -529,6 +534,8 @@ def table_act(*, table_id: int, user: AbstractBaseUser, message: dict[str, Any])
             baseball.start_new_session(table, user)
         elif action == "show_cards":
             _show_cards(table, seat)
+        elif action == "rabbit":
+            _hunt_rabbit(table, seat)
         elif action == "time":
             _more_time(table, seat, version)
         elif action in ("straddle_on", "straddle_off"):
@@ -564,6 +571,20 @@ def table_act(*, table_id: int, user: AbstractBaseUser, message: dict[str, Any])
                 table._hand_only = True  # type: ignore[attr-defined]
         new_version = _bump(table)
     return ActResult(version=new_version)
+
+
+def _same_turn(table: Table, version: int) -> bool:
+    """Whether a picture at ``version`` (older than the table's) shows the hand as it stands: no
+    card or bet of the hand moved since it was drawn, only things beside it (another player's
+    break or "More time", a host's setting for the next hand). A bet or call
+    on it means what the player saw, so it is taken (found by an audit: a "Call" tapped as
+    another player chose a break was refused). ``Hand.banked["after"]`` is the version before
+    the hand's last step (_after_engine_step)."""
+    if not 0 <= version < table.version:
+        return False
+    hand = _current_hand(table)
+    after = (hand.banked or {}).get("after") if hand is not None else None
+    return isinstance(after, int) and after < version
 
 
 def _more_time(table: Table, seat: Seat, version: int) -> None:
@@ -635,6 +656,46 @@ def _show_cards(table: Table, seat: Seat) -> None:
         raise TableError(_("Your cards are already shown."))
     hand.shown_after = [*hand.shown_after, idx]
     hotsql.save(hand, ["shown_after"])
+
+
+def rabbit_cards(table: Table, hand: Hand | None, state: Any) -> list[list[Any]] | None:
+    """The board cards ``hand`` would have dealt had it gone on, when a player may still hunt
+    them: the host allows the rabbit hunt, the hand is the table's latest, over and still shown
+    (``showable``), its game has a board (Hold'em, Omaha, Patch-Patch) and the board was not all
+    out. The engine says which cards (``rabbit()``)."""
+    if not table.rabbit_hunt or not showable(table, hand) or not game_has_rabbit(hand.game):  # type: ignore[union-attr]
+        return None
+    return state.rabbit()  # type: ignore[no-any-return]
+
+
+def rabbit_on(table: Table) -> bool:
+    """Whether the players at ``table`` may hunt the rabbit in the game dealt now."""
+    return table.rabbit_hunt and game_has_rabbit(table.game)
+
+
+def game_has_rabbit(game: str) -> bool:
+    """The games with a board to hunt: Hold'em and Omaha (every structure) and Patch-Patch."""
+    return game == "PP" or game_runs_twice(game)
+
+
+def _hunt_rabbit(table: Table, seat: Seat) -> None:
+    """A player dealt into the last hand asks to see the board cards it would have dealt; every
+    viewer sees them until the next deal (and on the hand's page). They are not part of the hand:
+    nothing is won or lost with them. Once hunted, hunted."""
+    if not table.rabbit_hunt:
+        raise TableError(_("This table does not hunt rabbits."))
+    hand = _latest_hand(table)
+    if not showable(table, hand) or not game_has_rabbit(hand.game):  # type: ignore[union-attr]
+        raise TableError(_("The rabbit can be hunted after a hand, until the next one is dealt."))
+    assert hand is not None
+    if _engine_index(hand, seat) is None:
+        raise TableError(_("You were not dealt into the last hand."))
+    if hand.rabbit:
+        raise TableError(_("The rabbit was hunted already."))
+    if rabbit_cards(table, hand, _load_state(table, hand)) is None:
+        raise TableError(_("Every card of that hand was dealt: there is no rabbit to hunt."))
+    hand.rabbit = True
+    hotsql.save(hand, ["rabbit"])
 
 
 def _prime_reads(table: Table, hand: Hand, state: Any) -> None:

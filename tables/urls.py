@@ -24,6 +24,7 @@ urlpatterns = [
     path("tables/<int:table_id>/host/new-invite/", views_club.table_host_new_invite, name="table_host_new_invite"),
     path("tables/<int:table_id>/host/straddles/", views_club.table_host_straddles, name="table_host_straddles"),
     path("tables/<int:table_id>/host/run-twice/", views_club.table_host_run_twice, name="table_host_run_twice"),
+    path("tables/<int:table_id>/host/rabbit/", views_club.table_host_rabbit, name="table_host_rabbit"),
     path("tables/<int:table_id>/host/bomb/", views_club.table_host_bomb, name="table_host_bomb"),
     path("tables/<int:table_id>/host/seven-deuce/", views_club.table_host_seven_deuce, name="table_host_seven_deuce"),
     path("tables/<int:table_id>/host/stand-up/", views_club.table_host_stand_up, name="table_host_stand_up"),

@@ -58,6 +58,10 @@ class ClubTableForm(forms.Form):
         help_text=gettext_lazy("Hold'em and Omaha: when an all-in ends the betting before the river and every player still in has “Run it twice” on, the rest of the board is dealt twice and each pot split between the two. The host can change it at the table."),
     )
     seven_deuce_bb = seven_deuce_field(gettext_lazy("Seven-deuce bounty"))
+    rabbit_hunt = forms.BooleanField(
+        label=gettext_lazy("Rabbit hunting allowed"), required=False,
+        help_text=gettext_lazy("Hold'em, Omaha and Patch-Patch: after a hand that ended before the board was all out, a player dealt in may ask to see the cards that would have come. They change nothing. The host can change it at the table."),
+    )
     seat_approval = forms.BooleanField(
         label=gettext_lazy("A host approves every seat"), required=False,
         help_text=gettext_lazy("Members ask for a seat and a host lets them sit. Hosts sit down directly."),
@@ -313,6 +317,14 @@ def table_host_run_twice(request: HttpRequest, table_id: int) -> HttpResponseRed
     """Running it twice allowed or not (Hold'em and Omaha)."""
     return _host_flag(request, table_id, hosting.table_host_run_twice, _("Say whether running it twice is allowed."),
                       _("Players may run it twice from the next hand."), _("The board runs once from the next hand."))
+
+
+@require_POST
+@login_required
+def table_host_rabbit(request: HttpRequest, table_id: int) -> HttpResponseRedirect:
+    """The rabbit hunt allowed or not (Hold'em, Omaha and Patch-Patch)."""
+    return _host_flag(request, table_id, hosting.table_host_rabbit, _("Say whether the rabbit hunt is allowed."),
+                      _("Players may hunt the rabbit after a hand."), _("No more rabbit hunts."))
 
 
 @require_POST

@@ -153,6 +153,10 @@ class TableForm(forms.Form):
     )
 
     seven_deuce_bb = views_club.seven_deuce_field(gettext_lazy("Seven-deuce bounty (private tables)"))
+    rabbit_hunt = forms.BooleanField(
+        label=gettext_lazy("Rabbit hunting allowed (private tables)"), required=False,
+        help_text=gettext_lazy("Hold'em, Omaha and Patch-Patch: after a hand that ended before the board was all out, a player dealt in may ask to see the cards that would have come. They change nothing. The host can change it at the table."),
+    )
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
@@ -209,6 +213,7 @@ def table_new(request: HttpRequest) -> HttpResponse:
                     speed=data["speed"], max_seats=data["max_seats"], is_public=data["visibility"] == "public",
                     game=data["game"], straddles=data.get("straddles", False),
                     run_twice=data.get("run_twice", False), seven_deuce_bb=data.get("seven_deuce_bb") or 0,
+                    rabbit_hunt=data.get("rabbit_hunt", False),
                 )
             except services.TableError as exc:
                 form.add_error(None, str(exc))
@@ -288,6 +293,7 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
     context["straddles_on"] = services.straddles_on(table)  # the header says so
     context["run_twice_on"] = services.runs_twice(table)
     context["seven_deuce"] = services.seven_deuce_chips(table)
+    context["rabbit_on"] = services.rabbit_on(table)
     context["chat_may_write"] = chat.may_write(table=table, user=request.user)
     context["chat_moderates"] = chat.moderates(table=table, user=request.user)
     context["chat_muted"] = context["chat_may_write"] and chat.is_muted(table_id=table.id, user=request.user)
@@ -379,6 +385,7 @@ def _host_panel_context(table: Table, viewer_id: int | None = None) -> dict[str,
     straddles = None if table.game == "BB" or (table.is_public and table.club_id is None) else {
         "on": table.straddles, "game_takes": services.game_takes_straddle(table.game)}
     run_twice = None if straddles is None else {"on": table.run_twice, "game_takes": services.game_runs_twice(table.game)}
+    rabbit = None if straddles is None else {"on": table.rabbit_hunt, "game_takes": services.game_has_rabbit(table.game)}
     # A bomb pot for the next hand: offered where Hold'em or Omaha is dealt (or comes next).
     bomb = None if straddles is None or not services.game_has_bomb(table.next_game or table.game) else {
         "next": table.bomb_next_bb, "choices": services.BOMB_CHOICES, "big_blind": table.big_blind}
@@ -392,7 +399,7 @@ def _host_panel_context(table: Table, viewer_id: int | None = None) -> dict[str,
     return {"requests": requests, "players": players, "others": others, "club": table.club_id is not None, "terms": terms,
             "game_choice": choice, "levels": level_choice, "freezeout": fo_choice,
             "chip_requests": chip_requests, "straddles": straddles, "run_twice": run_twice, "bomb": bomb,
-            "seven_deuce": seven_deuce}
+            "seven_deuce": seven_deuce, "rabbit": rabbit}
 
 
 def _buy_in_context(request: HttpRequest, table: Table) -> dict[str, Any]:

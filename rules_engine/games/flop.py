@@ -234,6 +234,24 @@ class FlopState(ClassicState):
 
     # -- values -------------------------------------------------------------------------------
 
+    def rabbit(self) -> list[list[Card]] | None:
+        """The rabbit hunt (a house rule asked for after the hand, never part of it): the board
+        cards that would have come had the hand gone on, each street after its burn card as the
+        deck lay, in one list (one board). None unless the hand is over with the board short of
+        five cards and run once."""
+        if not self.is_over or len(self.board) >= 5 or self.second_board is not None:
+            return None
+        deck, pos = self._deck, self._pos
+        out: list[Card] = []
+        while len(self.board) + len(out) < 5:
+            pos += 1  # the burn card
+            k = 3 if not self.board and not out else 1
+            if pos + k > len(deck):
+                return None  # a short deck (a test's): no cards to hunt
+            out.extend(deck[pos : pos + k])
+            pos += k
+        return [out]
+
     def _values_board(self) -> list[Card]:
         return self.board if self._eval is None else self._eval
 

@@ -396,6 +396,17 @@ class PatchPatchState:
     def flops_dealt(self) -> bool:
         return bool(self.boards[0])
 
+    def rabbit(self) -> list[list[Card]] | None:
+        """The rabbit hunt (a house rule asked for after the hand, never part of it): for each
+        board, the cards that would have come had the hand gone on, as the deck lay (the three
+        flops, turns and rivers in their dealing order). None unless the hand is over with the
+        boards short of five cards."""
+        cards = self._board_cards
+        if not self.is_over or all(len(b) == 5 for b in self.boards) or len(cards) < 5 * BOARDS:
+            return None
+        full = [[*cards[3 * b : 3 * b + 3], cards[9 + b], cards[12 + b]] for b in range(BOARDS)]
+        return [full[b][len(self.boards[b]) :] for b in range(BOARDS)]
+
     def hand_of(self, seat: int) -> tuple[Card, ...]:
         """A seat's 12 cards in their current arrangement (hidden information: server only)."""
         return tuple(self._hands[seat])

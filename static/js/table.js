@@ -322,6 +322,8 @@
     if (straddles) straddles.hidden = felt.getAttribute("data-straddles") !== "on";
     var twice = document.querySelector("[data-table-run-twice]");  // running it twice allowed or not
     if (twice) twice.hidden = felt.getAttribute("data-run-twice") !== "on";
+    var rabbit = document.querySelector("[data-table-rabbit]");  // rabbit hunting allowed or not
+    if (rabbit) rabbit.hidden = felt.getAttribute("data-rabbit") !== "on";
     var bounty = document.querySelector("[data-table-seven-deuce]");  // the seven-deuce bounty, or none
     if (bounty) {
       var each = felt.getAttribute("data-seven-deuce") || "";

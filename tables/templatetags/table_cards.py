@@ -89,12 +89,12 @@ def card_row(cards: Any, size: str = "", blanks: int = 0, swappable: bool = Fals
         pic = _get(c, "pic")
         swap = _get(c, "swap")
         mode = "swap" if swappable and swap else ("discard" if discardable else "")
-        key = (lang, pic, bool(_get(c, "extra")), mode, swap if mode == "swap" else "")
+        key = (lang, pic, bool(_get(c, "extra")), mode, swap if mode == "swap" else "", bool(_get(c, "rabbit")))
         html = _CARDS.get(key)
         if html is None:
             if len(_CARDS) >= _CARDS_MAX:
                 _CARDS.clear()
-            html = _CARDS[key] = _card(pic, key[2], mode, swap)
+            html = _CARDS[key] = _card(pic, key[2], mode, swap, rabbit=key[5])
         parts.append(html)
     for _i in range(int(blanks or 0)):
         parts.append('<li class="card card--blank"><span class="card__face" aria-hidden="true"></span></li>')
@@ -108,8 +108,10 @@ _CARDS: dict[tuple[Any, ...], str] = {}
 _CARDS_MAX = 20000
 
 
-def _card(pic: Any, extra: bool, mode: str, swap: Any) -> str:
+def _card(pic: Any, extra: bool, mode: str, swap: Any, rabbit: bool = False) -> str:
     classes = ["card", f"card--{pic.color}"]
+    if rabbit:  # a card the rabbit hunt turned up: it was never dealt
+        classes.append("card--rabbit")
     if pic.used:
         classes.append("card--used")
     elif pic.kicker:
@@ -184,7 +186,9 @@ def _status(s: Any, phase: str) -> str:
     if s.act and phase != "over":
         return f'<span class="seat__act">{_t(s.act)}</span>'
     if s.sitting_out:
-        return _t("on a break")
+        # Still playing the hand: the break starts after it (found by an audit: "on a break"
+        # beside a seat that was betting).
+        return _t("break after this hand") if s.in_hand and phase not in ("", "over") else _t("on a break")
     if s.wait_bb:
         return _t("posts a big blind to come in") if s.post_bb else _t("waits for the big blind")
     if s.waiting:

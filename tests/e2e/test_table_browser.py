@@ -510,3 +510,41 @@ def test_a_freezeout_won_when_the_other_is_stood_up(browser: Any, fast_server: s
     screenshot(guest, "phone-freezeout-over")
     for p in (host, guest):
         p.context.close()
+
+
+def test_a_host_allows_rabbit_hunting_and_a_player_hunts_the_rabbit(browser: Any, fast_server: str, screenshot: Any) -> None:
+    """Patch-Patch heads-up on phones: the host allows rabbit hunting (the guest's header says so
+    without a reload), the first to act folds, the folder taps "Hunt the rabbit", and both felts
+    show the three boards' fifteen cards faded, with the line saying they change nothing."""
+    host, guest = _seated_at_a_paused_private_table(browser, fast_server, ("rab", "bit"), PHONE, game="PP")
+    badge = guest.locator("[data-table-rabbit]")
+    assert not badge.is_visible()
+    with host.expect_navigation():
+        host.click("#host-panel .hostpanel__rabbit button[type=submit]")
+    assert "Players may hunt the rabbit after a hand." in host.locator("main").inner_text()
+    guest.wait_for_function("() => !document.querySelector('[data-table-rabbit]').hidden", timeout=10_000)
+    with host.expect_navigation():
+        host.click("#host-panel button:has-text('Resume')")
+    for page in (host, guest):
+        _wait(page, ".phase-preflop")
+    folder = None
+    deadline = time.monotonic() + 20
+    while folder is None and time.monotonic() < deadline:
+        for page in (host, guest):
+            if page.locator(".panel [data-action=fold]").count() and _try_click(page, ".panel [data-action=fold]"):
+                folder = page
+                break
+    assert folder is not None
+    other = guest if folder is host else host
+    for page in (host, guest):
+        _wait(page, ".phase-over")
+        _wait(page, ".act--rabbit")
+        assert page.locator(".card--rabbit").count() == 0
+    folder.click(".act--rabbit")
+    for page in (host, guest):
+        page.wait_for_function("() => document.querySelectorAll('.card--rabbit').length === 15", timeout=10_000)
+        assert page.locator(".rabbit-note").is_visible()
+        assert page.locator(".act--rabbit").count() == 0
+    screenshot(other, "phone-rabbit-hunt")
+    for p in (host, guest):
+        p.context.close()

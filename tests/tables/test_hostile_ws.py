@@ -26,7 +26,7 @@ pytestmark = [pytest.mark.django_db(transaction=True)]
 FUZZ_MESSAGES = int(os.environ.get("FUZZ_MESSAGES", "10000"))
 
 KINDS = ["fold", "check", "call", "bet_pot", "raise_pot", "all_in", "swap", "arrange", "done", "draw",
-         "bet", "raise", "sit_out", "im_back", "show_cards", "new_session", "post_bb", "wait_bb", "time", "straddle_on", "straddle_off", "run_twice_on", "run_twice_off", "snapshot", "", "FOLD", "drop table", "__proto__", "∞"]
+         "bet", "raise", "sit_out", "im_back", "show_cards", "new_session", "post_bb", "wait_bb", "time", "straddle_on", "straddle_off", "run_twice_on", "run_twice_off", "rabbit", "snapshot", "", "FOLD", "drop table", "__proto__", "∞"]
 
 
 def _junk_value(rng: random.Random, depth: int = 0) -> Any:

@@ -216,3 +216,32 @@ def test_players_arranging_at_once_do_not_refuse_each_other() -> None:
     # A betting action on an old picture is still refused, and so is a version from the future.
     with pytest.raises(services.StaleVersion):
         services.table_act(table_id=table.id, user=user_for_index(hand, 0), message={"action": "done", "version": 10**6})
+
+
+def test_a_bet_on_a_picture_older_than_another_players_break_is_taken() -> None:
+    """Found by an audit: a "Call" tapped while another player chose a break from the next hand
+    was refused as stale. Only a change to the hand itself makes a picture stale for a bet."""
+    table, users = seated_table(n=3)
+    hand, state = current_state(table)
+    actor = state.actors()[0]
+    other = next(i for i in range(3) if i != actor)
+    seen = table.version
+    services.table_act(table_id=table.id, user=user_for_index(hand, other), message={"action": "sit_out", "version": seen})
+    table.refresh_from_db()
+    assert table.version == seen + 1
+    services.table_act(table_id=table.id, user=user_for_index(hand, actor), message={"action": "call", "version": seen})
+    hand, after = current_state(table)
+    assert len(after.log) == len(state.log) + 1 and after.log[-1].kind == "call"
+    # Now the hand moved: a bet on a picture from before that step is refused, and changes nothing.
+    table.refresh_from_db()
+    nxt = after.actors()[0]
+    before = (table.version, hand.state)
+    with pytest.raises(services.StaleVersion):
+        services.table_act(table_id=table.id, user=user_for_index(hand, nxt), message={"action": "call", "version": seen + 1})
+    table.refresh_from_db()
+    hand.refresh_from_db()
+    assert (table.version, hand.state) == before
+    # A player's own seat choices mean the same on any picture; one from the future is refused.
+    services.table_act(table_id=table.id, user=user_for_index(hand, actor), message={"action": "sit_out", "version": seen})
+    with pytest.raises(services.StaleVersion):
+        services.table_act(table_id=table.id, user=user_for_index(hand, actor), message={"action": "im_back", "version": 10**6})
