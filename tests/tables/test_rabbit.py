@@ -15,12 +15,12 @@ from django.urls import reverse
 from django.utils import translation
 
 from rules_engine import fairness
-from tables import hosting, selectors, services
+from tables import hosting, services
 from tables.models import Hand, Seat, Table
 from tables.services import TableError
 from tests.tables.helpers import current_state, make_user, user_for_index
 from tests.tables.test_hidden_cards import cards_in
-from tests.tables.test_show_cards import _fold_first
+from tests.tables.test_show_cards import _fold_first, _html
 
 pytestmark = pytest.mark.django_db
 
@@ -44,13 +44,6 @@ def _hunt(table: Table, user: Any) -> None:
     table.refresh_from_db()
     services.table_act(table_id=table.id, user=user, message={"action": "rabbit", "version": table.version})
     table.refresh_from_db()
-
-
-def _html(table: Table, user: Any, lang: str = "en") -> str:
-    with translation.override(lang):
-        snap = selectors.table_snapshot(table_id=table.id, user=user)
-    assert snap is not None
-    return str(snap["html"])
 
 
 def _chips(table: Table) -> list[tuple[int, int]]:
