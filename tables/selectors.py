@@ -340,8 +340,8 @@ def table_context(*, table_id: int, user: Any, version_hint: int | None = None,
                          and me not in _shown(hand, state) and (hand.deadline is not None or table.game == "BB")),
         # After a hand that ended before its board was out, where the host allows it: "Hunt the
         # rabbit" (tables.services._hunt_rabbit).
-        "can_rabbit": bool(me is not None and hand is not None and hand.ended is not None and not hand.rabbit
-                           and table.rabbit_hunt and _rabbit_cards(table, hand, state) is not None),
+        "can_rabbit": bool(me is not None and hand is not None and not hand.rabbit
+                           and _rabbit_cards(table, hand, state) is not None),
         "bb_choice": _bb_choice(my_seat, seats),
         # "Straddle" (kept on until turned off), where the host allows them and the game takes one.
         "straddle": None if my_seat is None or not table.straddles or not _takes_straddle(table.game) else bool(my_seat.straddle),

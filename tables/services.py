@@ -692,7 +692,7 @@ def _hunt_rabbit(table: Table, seat: Seat) -> None:
         raise TableError(_("You were not dealt into the last hand."))
     if hand.rabbit:
         raise TableError(_("The rabbit was hunted already."))
-    if rabbit_cards(table, hand, _load_state(table, hand)) is None:
+    if _load_state(table, hand).rabbit() is None:  # the house rule and the hand checked above
         raise TableError(_("Every card of that hand was dealt: there is no rabbit to hunt."))
     hand.rabbit = True
     hotsql.save(hand, ["rabbit"])
