@@ -73,6 +73,7 @@ _SECOND_RUN = gettext_noop("Second run")
 _BOMB = gettext_noop("Bomb pot")
 _BOMB_NEXT = gettext_noop("Next hand: a bomb pot, %(amount)s from everyone, the flop at once.")
 _BOUNTY = gettext_noop("7-2 bounty")
+_PAID_OUT = gettext_noop("paid out")
 _RABBIT = gettext_noop("Hunt the rabbit")
 _RABBIT_TITLE = gettext_noop("See the cards that would have come: everyone at the table sees them, and they change nothing")
 _RABBIT_NOTE = gettext_noop("Rabbit hunt: the faded cards are what would have come next. They change nothing.")
@@ -264,7 +265,10 @@ def _render_table(context: Any) -> SafeString:
     ]
     if phase:
         bomb = f' <span class="pot__bomb">{_t(_BOMB)}</span>' if get("bomb") else ""
-        out.append(f'\n    <p class="pot">{_t("Pot")} <strong><bdi dir="ltr">{_v(chips(get("pot")))}</bdi></strong>{bomb}\n      ')
+        # Once the hand is over its chips are in the winners' stacks: said, or the felt would
+        # count them twice.
+        paid = f' <span class="pot__paid">{_t(_PAID_OUT)}</span>' if phase == "over" else ""
+        out.append(f'\n    <p class="pot">{_t("Pot")} <strong><bdi dir="ltr">{_v(chips(get("pot")))}</bdi></strong>{bomb}{paid}\n      ')
         if phase == "arrange":
             out.append(f'<span class="phase-note">{_t("Arrange your cards")} {_CLOCK}</span>')
         out.append("\n    </p>\n    ")

@@ -99,3 +99,26 @@ def test_a_paused_table_says_the_host_paused_it_not_that_it_waits_for_players() 
         assert "Ведущий приостановил стол" in table_snapshot(table_id=table.id, user=None)["html"]
     services.table_resume(table_id=table.id)
     assert "The host has paused this table" not in table_snapshot(table_id=table.id, user=None)["html"]
+
+
+def test_a_finished_hands_pot_says_it_was_paid_out_and_the_stacks_hold_it() -> None:
+    """Found by a look at the felt: after a showdown the pot still read "Pot 20" beside stacks
+    that already held it, so the chips on the felt added up to more than were in play."""
+    import re
+
+    from django.utils import translation
+
+    from tables.selectors import table_snapshot
+
+    table, users = seated_table(n=2, game="NT")
+    hand, _state = current_state(table)
+    during = table_snapshot(table_id=table.id, user=users[0])["html"]
+    assert "pot__paid" not in during
+    play_passively(table)
+    html = table_snapshot(table_id=table.id, user=users[0])["html"]
+    pot = re.search(r'<p class="pot">.*?</p>', html, re.S)
+    assert pot is not None and 'class="pot__paid">paid out<' in pot.group(0)
+    with translation.override("he"):
+        assert "חולקה" in table_snapshot(table_id=table.id, user=users[0])["html"]
+    # What it says is true: every chip is back in a stack.
+    assert sum(Seat.objects.filter(table=table).values_list("stack", flat=True)) == sum(p[2] for p in hand.players)

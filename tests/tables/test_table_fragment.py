@@ -44,7 +44,7 @@ PARTIAL = """
     </ol>
 
     {% if phase %}
-    <p class="pot">{% translate "Pot" %} <strong><bdi dir="ltr">{{ pot|chips }}</bdi></strong>{% if bomb %} <span class="pot__bomb">{% translate "Bomb pot" %}</span>{% endif %}
+    <p class="pot">{% translate "Pot" %} <strong><bdi dir="ltr">{{ pot|chips }}</bdi></strong>{% if bomb %} <span class="pot__bomb">{% translate "Bomb pot" %}</span>{% endif %}{% if phase == "over" %} <span class="pot__paid">{% translate "paid out" %}</span>{% endif %}
       {% if phase == "arrange" %}<span class="phase-note">{% translate "Arrange your cards" %} <span class="clock" data-clock></span></span>{% endif %}
     </p>
     {% if bb %}{% include "tables/_baseball.html" %}{% endif %}
