@@ -11,6 +11,7 @@ milliseconds of each part per action, on SQLite (a temporary file) or, when
 functions that took the most time (cProfile), which is how the hot path was found and fixed.
 """
 import cProfile
+import json
 import os
 import pstats
 import statistics
@@ -79,7 +80,8 @@ def _play(game: str, actions: int, profiler: cProfile.Profile | None) -> dict[st
 
     table, players, watcher = _table(game, f"{game}-{time.monotonic_ns()}")
     by_id = {u.pk: u for u in players}
-    times: dict[str, list[float]] = {"act": [], "render_player": [], "render_spectator": []}
+    times: dict[str, list[float]] = {"act": [], "render_player": [], "render_spectator": [], "plain": [], "deflated": []}
+    wire = {u.pk: _Wire() for u in players}
     done = 0
     while done < actions:
         t = Table.objects.get(id=table.id)
@@ -102,8 +104,7 @@ def _play(game: str, actions: int, profiler: cProfile.Profile | None) -> dict[st
         version = services.table_act(table_id=t.id, user=by_id[user_id],
                                      message={"action": choice, "version": t.version}).version
         t1 = time.perf_counter()
-        for u in players:
-            selectors.table_snapshot(table_id=t.id, user=u, version_hint=version)
+        snaps = [selectors.table_snapshot(table_id=t.id, user=u, version_hint=version) for u in players]
         t2 = time.perf_counter()
         selectors.table_snapshot(table_id=t.id, user=watcher, version_hint=version)
         t3 = time.perf_counter()
@@ -112,8 +113,30 @@ def _play(game: str, actions: int, profiler: cProfile.Profile | None) -> dict[st
         times["act"].append(t1 - t0)
         times["render_player"].append((t2 - t1) / len(players))
         times["render_spectator"].append(t3 - t2)
+        for u, snap in zip(players, snaps, strict=True):  # what each player's socket carries
+            plain, deflated = wire[u.pk].send(json.dumps(snap).encode())
+            times["plain"].append(plain)
+            times["deflated"].append(deflated)
         done += 1
     return times
+
+
+class _Wire:
+    """One player's socket as Daphne sends on it with compression on (``config/wsdeflate.py``):
+    one compressor kept from message to message, with the same window and memory level."""
+
+    def __init__(self) -> None:
+        import zlib
+
+        from config import wsdeflate
+
+        self.zlib = zlib
+        self.compressor = zlib.compressobj(zlib.Z_DEFAULT_COMPRESSION, zlib.DEFLATED,
+                                           -wsdeflate.SERVER_WINDOW_BITS, wsdeflate.SERVER_MEM_LEVEL)
+
+    def send(self, data: bytes) -> tuple[int, int]:
+        out = self.compressor.compress(data) + self.compressor.flush(self.zlib.Z_SYNC_FLUSH)
+        return len(data), len(out) - 4  # the flush's last four bytes are never sent (RFC 7692)
 
 
 def _ms(values: list[float]) -> str:
@@ -147,8 +170,10 @@ def measure(actions: int = ACTIONS, profile: bool = False) -> str:
         _play(game, 30, None)  # warm up: templates compiled, caches filled
         times = _play(game, actions, profiler)
         total = [a + 3 * p + s for a, p, s in zip(times["act"], times["render_player"], times["render_spectator"], strict=True)]
+        plain, deflated = statistics.fmean(times["plain"]), statistics.fmean(times["deflated"])
         line = (f"| {game} | {len(total)} | {_ms(times['act'])} | {_ms(times['render_player'])} | "
-                f"{_ms(times['render_spectator'])} | {_ms(total)} | {1 / statistics.fmean(total):.0f} |")
+                f"{_ms(times['render_spectator'])} | {_ms(total)} | {1 / statistics.fmean(total):.0f} | "
+                f"{plain:,.0f} B / {deflated:,.0f} B ({plain / deflated:.0f}x) |")
         print(line, flush=True)
         rows.append(line)
     if profiler:
@@ -163,10 +188,14 @@ def measure(actions: int = ACTIONS, profile: bool = False) -> str:
         "check, engine, save) plus one read-and-render (`table_snapshot`) for each of the three "
         "players and the spectator, which is what the consumers do when the table moves. Means, "
         "in milliseconds; the last column is the actions per second one core could serve at that "
-        "cost (websockets, Redis and the database server's own CPU not counted).",
+        "cost (websockets, Redis and the database server's own CPU not counted). The last column is "
+        "what a player's socket carries for each picture: its JSON as sent, and the bytes on the "
+        "wire with the compression browsers ask for (permessage-deflate, `config/wsdeflate.py`: one "
+        "compressor per socket, its window kept from one picture to the next).",
         "",
-        "| game | actions | writer ms | render per player ms | render spectator ms | total ms | actions/s on one core |",
-        "|---|---:|---:|---:|---:|---:|---:|",
+        "| game | actions | writer ms | render per player ms | render spectator ms | total ms | actions/s on one core | "
+        "a player's picture: plain / compressed |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|",
         *rows,
     ])
 

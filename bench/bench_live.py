@@ -636,7 +636,8 @@ def _ms(values: list[float], q: float, scale: float = 1000.0) -> str:
 def _markdown(runs: list[RunResult], sat: RunResult, stress: RunResult | None = None,
               affine: RunResult | None = None) -> str:
     out = [
-        "Bots on real websockets (the `websockets` library) against Daphne, one Celery worker (threads, "
+        "Bots on real websockets (the `websockets` library, asking for compressed messages as browsers "
+        "do: permessage-deflate, `config/wsdeflate.py`) against Daphne, one Celery worker (threads, "
         "concurrency 2, with its beat), Redis (pub/sub for the table messages, the broker for the "
         "timers) and PostgreSQL, all on this machine; a fresh "
         "database and Redis db per run. Three bots a table, each logged in with its own session, "

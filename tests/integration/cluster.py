@@ -505,7 +505,8 @@ class Viewer:
         self.ws = await connect(
             f"ws://127.0.0.1:{self.port}/ws/tables/{self.table_id}/",
             origin=f"http://127.0.0.1:{self.port}",  # type: ignore[arg-type]
-            additional_headers=headers, compression=None, open_timeout=30, max_size=2**22,
+            # Compressed as a browser's are (permessage-deflate, config/wsdeflate.py).
+            additional_headers=headers, compression="deflate", open_timeout=30, max_size=2**22,
         )
         self._reader = asyncio.create_task(self._read())
         return self
