@@ -11,12 +11,13 @@ from django.core.asgi import get_asgi_application  # noqa: E402
 
 django_asgi_app = get_asgi_application()
 
-from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler  # noqa: E402
+from config.static import StaticFiles  # noqa: E402
 
 # Daphne serves /static/ (css, htmx, the table script) itself: `make run` has no web server in
 # front of it and the files are few and small. Without this every page loads without its css
-# and htmx. A deployment behind nginx can serve them first; this then never sees the request.
-django_asgi_app = ASGIStaticFilesHandler(django_asgi_app)
+# and htmx. They go out gzipped and cached until they change (config/static.py). A deployment
+# behind nginx can serve them first; this then never sees the request.
+django_asgi_app = StaticFiles(django_asgi_app)
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
