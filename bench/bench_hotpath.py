@@ -187,7 +187,7 @@ def measure(actions: int = ACTIONS, profile: bool = False) -> str:
         "else calls, and arranges at once. An action is the writer (`table_act`: lock, version "
         "check, engine, save) plus one read-and-render (`table_snapshot`) for each of the three "
         "players and the spectator, which is what the consumers do when the table moves. Means, "
-        "in milliseconds; the last column is the actions per second one core could serve at that "
+        "in milliseconds; 'actions/s on one core' is the actions per second one core could serve at that "
         "cost (websockets, Redis and the database server's own CPU not counted). The last column is "
         "what a player's socket carries for each picture: its JSON as sent, and the bytes on the "
         "wire with the compression browsers ask for (permessage-deflate, `config/wsdeflate.py`: one "
