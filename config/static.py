@@ -57,6 +57,7 @@ class _File:
 
 
 _FILES: dict[str, _File] = {}
+_PATHS: dict[str, str] = {}  # name -> file, for the names found (at most the static files there are)
 
 
 def _find(name: str) -> str | None:
@@ -72,10 +73,15 @@ def _find(name: str) -> str | None:
 def load(name: str) -> _File | None:
     """The static file ``name`` (relative to the static directories), from memory while it has
     not changed on disk; None when there is no such file."""
-    path = _find(name)
+    path = _PATHS.get(name) or _find(name)
     if path is None:
         return None
-    mtime = os.stat(path).st_mtime
+    try:
+        mtime = os.stat(path).st_mtime
+    except FileNotFoundError:  # removed since it was found
+        _PATHS.pop(name, None)
+        return None
+    _PATHS[name] = path
     cached = _FILES.get(path)
     if cached is not None and cached.mtime == mtime:
         return cached

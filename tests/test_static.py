@@ -103,12 +103,15 @@ def test_an_edited_file_gets_a_new_fingerprint(tmp_path: Path, monkeypatch: pyte
     f = tmp_path / "x.css"
     f.write_text("a { color: red; }")
     monkeypatch.setattr(static, "_find", lambda name: str(f) if name == "x.css" else None)
+    monkeypatch.setattr(static, "_PATHS", {})
     first = static.load("x.css")
     assert first is not None and static.load("x.css") is first  # kept in memory
     f.write_text("a { color: blue; }")
     os.utime(f, (first.mtime + 5, first.mtime + 5))
     second = static.load("x.css")
     assert second is not None and second.version != first.version and second.body == b"a { color: blue; }"
+    f.unlink()
+    assert static.load("x.css") is None  # gone from disk: gone from the site
 
 
 @pytest.mark.django_db
