@@ -712,6 +712,11 @@ def test_check_or_fold_picked_before_the_turn_is_sent_when_it_comes(browser: Any
     pages = _heads_up_dealt(browser, classic_server, ("kim", "lou"), "pre")
     page_sb = next(p for p in pages if p.locator(".seat--me.seat--acting").count())
     page_bb = next(p for p in pages if p is not page_sb)
+    # A screen reader hears the choices' caption once, as the group's name (the drawn caption
+    # is not read again).
+    tree = page_bb.locator(".pre").aria_snapshot()
+    assert tree.count("Before your turn") == 1 and 'group "Before your turn"' in tree, tree
+    assert page_bb.locator(".pre").evaluate("e => getComputedStyle(e, '::before').content").startswith('"Before your turn"')
     page_bb.click('[data-pre="check"]')
     assert page_bb.locator('[data-pre="check"]').get_attribute("aria-pressed") == "true"
     screenshot(page_bb, "pre-check")
