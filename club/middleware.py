@@ -49,3 +49,49 @@ class TimezoneMiddleware:
             return self.get_response(request)
         finally:
             timezone.deactivate()
+
+
+class ButtonAddressMiddleware:
+    """A visit to an address that only a form's button may use goes to the page it belongs to.
+
+    Such addresses answer anything but a POST with 405 and an empty body: a blank page. A player
+    reaches one by following a log-in: a phone's tab left open past its session's end, a button
+    pressed, the log-in page, and then the button's address visited with GET. They are sent to
+    the nearest page above it (``/clubs/3/nights/7/reply/`` to ``/clubs/3/``, ``/tables/5/sit/``
+    to ``/tables/5/``), told to press the button again; nothing was done. Other methods keep
+    their 405.
+    """
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        if response.status_code != 405 or request.method not in ("GET", "HEAD"):
+            return response
+        from django.contrib import messages
+        from django.shortcuts import redirect
+        from django.utils.translation import gettext as _
+
+        text = _("That address is a button's: nothing was done. Here is its page; press the button again if you meant to.")
+        storage = messages.get_messages(request)
+        # The page above may be a button's too (a night's list above its reply): one note.
+        if text not in (str(m.message) for m in storage):
+            messages.info(request, text)
+        storage.used = False  # read above, not shown yet
+        return redirect(page_above(request.path_info))
+
+
+def page_above(path: str) -> str:
+    """The nearest address above ``path`` that the site answers (at worst its front page)."""
+    from django.urls import Resolver404, resolve
+
+    parts = [p for p in path.split("/") if p]
+    for n in range(len(parts) - 1, 0, -1):
+        candidate = "/" + "/".join(parts[:n]) + "/"
+        try:
+            resolve(candidate)
+        except Resolver404:
+            continue
+        return candidate
+    return "/"

@@ -130,8 +130,10 @@ def test_login_and_logout(client) -> None:
     assert res.status_code == 302
     assert _logged_in(client)
     assert client.get(reverse("profile")).status_code == 200
-    # Logging out is a POST (a link or an image tag cannot log anyone out).
-    assert client.get(reverse("logout")).status_code == 405
+    # Logging out is a POST (a link or an image tag cannot log anyone out): a visit is sent on to
+    # the front page (club.middleware.ButtonAddressMiddleware), still logged in.
+    res = client.get(reverse("logout"))
+    assert res.status_code == 302 and res.headers["Location"] == "/"
     assert _logged_in(client)
     res = client.post(reverse("logout"))
     assert res.status_code == 302
@@ -274,8 +276,13 @@ def test_top_up_once_a_day(client) -> None:
 
 
 def test_top_up_is_post_only(client) -> None:
-    client.force_login(_user())
-    assert client.get(reverse("top_up")).status_code == 405
+    user = _user()
+    client.force_login(user)
+    before = Profile.objects.get(user=user).bankroll
+    res = client.get(reverse("top_up"))
+    assert res.status_code == 302 and res.headers["Location"] == reverse("profile")  # its page, nothing done
+    assert Profile.objects.get(user=user).bankroll == before
+    assert not LedgerEntry.objects.filter(user=user, kind=LedgerEntry.Kind.TOP_UP).exists()
 
 
 # ---------------------------------------------------------------------------------------------

@@ -120,7 +120,9 @@ def test_the_page_offers_it_and_the_form_works(client: Client) -> None:
     csrf_client = Client(enforce_csrf_checks=True)
     csrf_client.force_login(users[0])
     assert csrf_client.post(url, {"amount": "25"}).status_code == 403
-    assert client.get(url).status_code == 405
+    res = client.get(url)  # a visit is sent to the table, and adds nothing
+    assert res.status_code == 302 and res.headers["Location"] == f"/tables/{table.id}/"
+    assert Seat.objects.get(table=table, user=users[0]).stack == before + 25
 
 
 def _box(html: str) -> str:

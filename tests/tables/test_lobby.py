@@ -389,8 +389,12 @@ def test_sit_needs_a_login_and_a_private_table_needs_an_invitation(client) -> No
 def test_sit_and_leave_are_post_only() -> None:
     table = _table()
     c = _client_for(_user("ann"))
-    assert c.get(reverse("table_sit", kwargs={"table_id": table.id})).status_code == 405
-    assert c.get(reverse("table_leave", kwargs={"table_id": table.id})).status_code == 405
+    # A visit is sent to the table (club.middleware.ButtonAddressMiddleware) and seats nobody.
+    for name in ("table_sit", "table_leave"):
+        res = c.get(reverse(name, kwargs={"table_id": table.id}))
+        assert res.status_code == 302 and res.headers["Location"] == reverse("table", args=[table.id])
+    assert not Seat.objects.filter(table=table).exists()
+    assert c.put(reverse("table_sit", kwargs={"table_id": table.id})).status_code == 405
 
 
 def test_two_players_sitting_deal_a_hand_and_leaving_mid_hand_loses_no_chip(settings) -> None:
