@@ -20,6 +20,9 @@ from tests.e2e.test_table_browser import _sign_up, _try_click
 pytestmark = pytest.mark.browser
 
 CARD_RE = re.compile(r"^[2-9TJQKA][cdhs]$")
+# How many lines each seat's row of hole cards takes on the page.
+HOLE_ROW_LINES = ("() => [...document.querySelectorAll('.seat__hole .cards')]"
+                  ".map(ul => new Set([...ul.children].map(li => Math.round(li.getBoundingClientRect().top))).size)")
 
 
 @pytest.fixture(scope="module")
@@ -170,6 +173,9 @@ def test_a_full_hand_in_each_layout(browser: Any, classic_server: str, screensho
     for page in pages:
         page.wait_for_selector(".phase-over .win", timeout=10_000)
     screenshot(pages[0], f"{layout}-phone-showdown")
+    if game == "PO/8":  # the phone's two seats side by side each keep their four cards on one line
+        lines = pages[0].evaluate(HOLE_ROW_LINES)
+        assert len(lines) == 2 and set(lines) == {1}, lines
     screenshot(pages[1], f"{layout}-desktop-showdown")
     wins = pages[1].locator(".wins .win").all_inner_texts()
     assert wins, "the showdown names its winners"
