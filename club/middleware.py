@@ -79,7 +79,8 @@ class ButtonAddressMiddleware:
         if text not in (str(m.message) for m in storage):
             messages.info(request, text)
         storage.used = False  # read above, not shown yet
-        return redirect(page_above(request.path_info))
+        # path_info is the address below the site's own prefix (SCRIPT_NAME), if it has one.
+        return redirect(request.META.get("SCRIPT_NAME", "").rstrip("/") + page_above(request.path_info))
 
 
 def page_above(path: str) -> str:

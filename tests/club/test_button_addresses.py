@@ -102,6 +102,12 @@ def test_signed_out_before_pressing_a_button_then_logged_in_lands_on_its_page() 
     assert not GameNightReply.objects.exists()  # the button is pressed again, not for them
 
 
+def test_a_site_under_a_prefix_is_sent_to_the_page_under_it() -> None:
+    p = club_with_people()
+    res = _client(p.member).get(f"/clubs/{p.club.pk}/nights/", SCRIPT_NAME="/poker")
+    assert res.status_code == 302 and res.headers["Location"] == f"/poker/clubs/{p.club.pk}/"
+
+
 def test_a_tables_buttons_go_to_the_table() -> None:
     p = club_with_people(chips=1000)
     table = table_create(creator=p.owner, name="Kitchen", small_blind=5, big_blind=10)
