@@ -384,7 +384,7 @@ def table_add_chips(*, table_id: int, user: AbstractBaseUser, amount: int) -> in
         high = table.max_buy_in_bb * table.big_blind
         room = high - int(seat.stack)
         if room <= 0:
-            raise TableError(_("Your stack is already at this table's most, %(high)s chips.") % {"high": high})
+            raise TableError(_("Your stack has already reached this table's most, %(high)s chips.") % {"high": high})
         if not 1 <= amount <= room:
             raise TableError(_("You can add up to %(room)s chips here: a stack holds at most %(high)s.")
                              % {"room": room, "high": high})
