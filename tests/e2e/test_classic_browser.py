@@ -15,14 +15,11 @@ from typing import Any
 import pytest
 
 from tests.e2e.conftest import DESKTOP, PHONE, daphne_server
-from tests.e2e.test_table_browser import _sign_up, _try_click
+from tests.e2e.test_table_browser import _sign_up, _try_click, row_lines
 
 pytestmark = pytest.mark.browser
 
 CARD_RE = re.compile(r"^[2-9TJQKA][cdhs]$")
-# How many lines each seat's row of hole cards takes on the page.
-HOLE_ROW_LINES = ("() => [...document.querySelectorAll('.seat__hole .cards')]"
-                  ".map(ul => new Set([...ul.children].map(li => Math.round(li.getBoundingClientRect().top))).size)")
 
 
 @pytest.fixture(scope="module")
@@ -174,7 +171,7 @@ def test_a_full_hand_in_each_layout(browser: Any, classic_server: str, screensho
         page.wait_for_selector(".phase-over .win", timeout=10_000)
     screenshot(pages[0], f"{layout}-phone-showdown")
     if game == "PO/8":  # the phone's two seats side by side each keep their four cards on one line
-        lines = pages[0].evaluate(HOLE_ROW_LINES)
+        lines = row_lines(pages[0], ".seat__hole .cards")
         assert len(lines) == 2 and set(lines) == {1}, lines
     screenshot(pages[1], f"{layout}-desktop-showdown")
     wins = pages[1].locator(".wins .win").all_inner_texts()

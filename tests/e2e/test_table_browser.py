@@ -59,9 +59,11 @@ def fast_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
             proc.kill()
 
 
-# How many lines each row of a seat's shown cards takes on the page.
-SHOWN_ROW_LINES = ("() => [...document.querySelectorAll('.seat__shown .cards')]"
-                   ".map(ul => new Set([...ul.children].map(li => Math.round(li.getBoundingClientRect().top))).size)")
+def row_lines(page: Any, rows: str) -> list[int]:
+    """How many lines each row of cards matching ``rows`` (a CSS selector) takes on the page."""
+    return list(page.evaluate(
+        "rows => [...document.querySelectorAll(rows)]"
+        ".map(ul => new Set([...ul.children].map(li => Math.round(li.getBoundingClientRect().top))).size)", rows))
 
 
 def _sign_up(browser: Any, base: str, name: str, viewport: dict[str, int]) -> Any:
@@ -172,7 +174,7 @@ def test_three_players_play_to_a_showdown(browser: Any, fast_server: str, screen
     screenshot(pages[0], "phone-showdown")
     screenshot(pages[1], "desktop-showdown")
     # On the phone two seats sit side by side, and each shown four stays on one line.
-    lines = pages[0].evaluate(SHOWN_ROW_LINES)
+    lines = row_lines(pages[0], ".seat__shown .cards")
     assert len(lines) == 9 and set(lines) == {1}, lines
     # Everyone called and checked: three boards were shown and the stacks still add up.
     page = pages[1]
@@ -184,7 +186,7 @@ def test_three_players_play_to_a_showdown(browser: Any, fast_server: str, screen
     # The hand's page replays it step by step on a phone, in place (no page load).
     phone = pages[0]
     phone.goto(f"{url}hands/1/")
-    lines = phone.evaluate(SHOWN_ROW_LINES)  # the hand's picture at its end, above the replay
+    lines = row_lines(phone, ".seat__shown .cards")  # the hand's picture at its end, above the replay
     assert len(lines) == 9 and set(lines) == {1}, lines
     phone.evaluate("window.stayed = true")
     assert phone.locator(".replay__count").inner_text().startswith("Step 1 of")
