@@ -69,6 +69,27 @@ def _no_sideways_scroll(page: Any) -> None:
     assert overflow <= 0, f"{page.url} is {overflow}px wider than the screen"
 
 
+def _standings_fit(page: Any, phone: bool) -> None:
+    """Every figure of every standings table is on screen, none behind a sideways scroll; on a
+    phone the figures after the net carry their names (each player takes two lines), on a
+    desktop they sit under the column heads."""
+    tables = page.evaluate("""() => [...document.querySelectorAll('table.standings')].map(t => {
+        const wrap = t.closest('.statement-wrap'), cells = [...t.querySelectorAll('tbody td')];
+        return {scroll: wrap.scrollWidth - wrap.clientWidth, cells: cells.length,
+                off: cells.filter(c => { const r = c.getBoundingClientRect();
+                                         return r.width === 0 || r.left < 0 || r.right > window.innerWidth; }).length,
+                labels: cells.filter(c => c.dataset.label).map(c => getComputedStyle(c, '::before').content)};
+    })""")
+    assert tables, f"no standings on {page.url}"
+    for t in tables:
+        assert t["scroll"] <= 0 and t["off"] == 0, (page.url, t)
+        assert t["labels"], t
+        if phone:
+            assert all(label not in ("none", "normal") for label in t["labels"]), t
+        else:
+            assert set(t["labels"]) <= {"none", "normal"}, t
+
+
 def _finished_hands(page: Any) -> int:
     return page.locator(".history__list li").count()
 
@@ -252,6 +273,7 @@ def test_a_club_night_from_invite_to_leaderboard(browser: Any, club_server: str,
         row = boris.locator(f"tr[data-player='{name}']")
         assert _number(row.locator("[data-net]").inner_text()) == net
     assert boris.locator(".tag--live").count() == 1
+    _standings_fit(boris, phone=False)
     screenshot(boris, "desktop-session")
     boris.goto(club_url + "leaderboard/?period=month")
     for name, net in expected.items():
@@ -313,6 +335,10 @@ def test_a_club_night_from_invite_to_leaderboard(browser: Any, club_server: str,
     for name, net in expected.items():
         assert f"{name} {'+' if net > 0 else ''}{net:,}" in copied
     screenshot(owner, "phone-session-ended-share")
+    _standings_fit(owner, phone=True)
+    owner.goto(club_url + "leaderboard/?period=all")
+    _standings_fit(owner, phone=True)
+    screenshot(owner, "phone-leaderboard")
 
     # The same pages in Hebrew, right to left, on a phone.
     he = _context(browser, PHONE, base, lang="he")
@@ -325,5 +351,7 @@ def test_a_club_night_from_invite_to_leaderboard(browser: Any, club_server: str,
         assert he_page.get_attribute("html", "dir") == "rtl"
         screenshot(he_page, f"phone-he-{name}")
         _no_sideways_scroll(he_page)
+        if name == "session":
+            _standings_fit(he_page, phone=True)
     for page in (owner, boris, nina, he_page):
         page.context.close()
