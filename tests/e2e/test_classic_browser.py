@@ -173,6 +173,15 @@ def test_a_full_hand_in_each_layout(browser: Any, classic_server: str, screensho
     if game == "PO/8":  # the phone's two seats side by side each keep their four cards on one line
         lines = row_lines(pages[0], ".seat__hole .cards")
         assert len(lines) == 2 and set(lines) == {1}, lines
+    if layout == "draw":  # and five: the phone's own hand and the other's shown hand, a line each
+        lines = row_lines(pages[0], ":is(.seat__hole, .seat__shown) .cards")
+        assert len(lines) == 2 and set(lines) == {1}, lines
+    if layout == "stud":  # seven cards: the down ones on a line, the four up ones on the next
+        lines = row_lines(pages[0], ".seat__stud > .cards")
+        assert len(lines) == 2 and set(lines) == {1}, lines
+        tops = pages[0].evaluate("""() => [...document.querySelectorAll('.seat__stud')].map(s =>
+            new Set([...s.querySelectorAll('.card')].map(c => Math.round(c.getBoundingClientRect().top))).size)""")
+        assert tops == [2, 2], tops
     screenshot(pages[1], f"{layout}-desktop-showdown")
     wins = pages[1].locator(".wins .win").all_inner_texts()
     assert wins, "the showdown names its winners"
