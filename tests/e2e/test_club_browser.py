@@ -339,6 +339,14 @@ def test_a_club_night_from_invite_to_leaderboard(browser: Any, club_server: str,
     owner.goto(club_url + "leaderboard/?period=all")
     _standings_fit(owner, phone=True)
     screenshot(owner, "phone-leaderboard")
+    # The ledger (a host's view has five columns): every entry's cells on screen, none sideways.
+    owner.goto(club_url + "ledger/")
+    fit = owner.evaluate("""() => { const wrap = document.querySelector('.statement-wrap'),
+        cells = [...wrap.querySelectorAll('tbody td')];
+        return [wrap.scrollWidth - wrap.clientWidth, cells.length, cells.filter(c => { const r = c.getBoundingClientRect();
+                return r.width === 0 || r.left < 0 || r.right > window.innerWidth; }).length]; }""")
+    assert fit[0] <= 0 and fit[1] >= 10 and fit[2] == 0, fit
+    screenshot(owner, "phone-ledger")
 
     # The same pages in Hebrew, right to left, on a phone.
     he = _context(browser, PHONE, base, lang="he")
