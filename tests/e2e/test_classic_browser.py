@@ -189,6 +189,17 @@ def test_a_full_hand_in_each_layout(browser: Any, classic_server: str, screensho
     assert sum(nets) == 0  # a public 5-10 table takes no rake
     if layout == "draw":
         assert seen["drew"]
+        # "Your hands" on the phone: each hand two lines (the hand and its result, then when),
+        # every cell on screen.
+        pages[0].goto(classic_server + "/accounts/me/hands/")
+        rows = pages[0].evaluate("""() => [...document.querySelectorAll('table.statement tbody tr')].map(tr => {
+            const cells = [...tr.children].map(c => c.getBoundingClientRect());
+            return {off: cells.filter(r => r.width === 0 || r.left < 0 || r.right > window.innerWidth).length,
+                    when_below: tr.querySelector('time') ? tr.querySelector('time').getBoundingClientRect().top
+                                > tr.querySelector('.my-hands__hand').getBoundingClientRect().bottom - 1 : null}; })""")
+        assert rows and all(r["off"] == 0 for r in rows), rows
+        assert [r["when_below"] for r in rows if r["when_below"] is not None] == [True], rows
+        screenshot(pages[0], "phone-your-hands")
     if game == "NT":
         assert seen["sized"], "a no-limit bet was sized with the amount box and the Pot preset"
     for page in pages:

@@ -55,7 +55,10 @@ def test_a_player_reads_their_hands_at_every_table_with_their_own_results(client
         assert shown == (f"+{net:,}" if net > 0 else "±0" if net == 0 else f"{net:,}")
         assert f'href="/tables/{h.table_id}/hands/{h.number}/"' in html
     assert f"{len(mine)} hands played" in html
-    assert "(Patch-Patch)" in html and "(No-limit Hold&#x27;em)" in html  # two games: each named
+    # Two games: a Game column names each hand's.
+    assert '<th scope="col" class="statement__more">Game</th>' in html
+    games = re.findall(r'<tr data-hand="(\d+)-\d+">.*?<td class="statement__more">([^<]*)</td>\s*<td class="num-col">', html, re.S)
+    assert games == [(str(h.table_id), "Patch-Patch" if h.table_id == pp.id else "No-limit Hold&#x27;em") for h in expected]
     assert f"/tables/{stranger_table.id}/" not in html
 
     # The account page links it; a newcomer reads that they have played nothing yet.
