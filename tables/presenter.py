@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from django.utils.translation import get_language_bidi
 from django.utils.translation import gettext as _
 
 from rules_engine.cards import Card
@@ -470,11 +471,17 @@ def _lit(won: set[str] | None, held: list[str], own_only: bool = False) -> set[s
     return mine
 
 
+def _low_text(description: str) -> str:
+    """A low's ranks ("6-5-4-2-A") read left to right inside a right-to-left line too: without
+    a Unicode left-to-right isolate a Hebrew page showed "A-6-5-4-2". Other languages as is."""
+    return f"\u2066{description}\u2069" if get_language_bidi() else description
+
+
 def _made_words(made: dict[str, Any]) -> str:
     """A made hand in words: its category, and a Hi-Lo game's low ("Two pair · low 7-5-3-2-A")."""
     named = [category_name(made["category"])] if made.get("category") else []
     if made.get("low"):  # Hi-Lo's low, and Razz's only hand
-        named.append(_("low") + " " + made["low"]["description"])
+        named.append(_("low") + " " + _low_text(made["low"]["description"]))
     return " · ".join(named)
 
 
@@ -509,7 +516,7 @@ def _generic_wins(result: dict[str, Any] | None, names: dict[int, str]) -> list[
             for board in pot["boards"]:
                 for w in board.get("winners") or []:
                     # A low is named by its cards ("7-5-3-2-A"): its category would only repeat "low".
-                    low = w.get("category") == "low" and w.get("description")
+                    low = w.get("category") == "low" and w.get("description") and _low_text(w["description"])
                     out.append({
                         "name": names.get(w.get("seat"), "?"), "amount": w.get("amount", 0),
                         "category": low or category_name(w.get("category")), "cards": list(w.get("cards") or []),

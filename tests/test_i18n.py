@@ -230,7 +230,7 @@ def test_the_table_header_and_clock_units_are_translated(client, lang: str, word
         assert w in html
 
 
-@pytest.mark.parametrize(("lang", "want"), [("en", "Bring in 5"), ("he", "הכנסה 5"), ("ru", "Бринг-ин 5")])
+@pytest.mark.parametrize(("lang", "want"), [("en", "Bring in 5"), ("he", "ברינג-אין 5"), ("ru", "Бринг-ин 5")])
 def test_stud_buttons_have_words(lang: str, want: str) -> None:
     from django.utils import translation
 

@@ -106,5 +106,12 @@ def test_a_stud_player_reads_it_from_the_fifth_card(game: str) -> None:
     assert shown is not None
     if game == "FR":  # Razz: a low and nothing else
         assert shown.group(1) == f"Your hand: low {made['low']['description']}"
+        # On a Hebrew page the low's ranks keep their order ("6-5-4-2-A", not "A-6-5-4-2"): a
+        # left-to-right isolate around them.
+        from django.utils import translation
+
+        with translation.override("he"):
+            he = _picture(table.id, watcher)
+        assert f"\u2066{made['low']['description']}\u2069</p>" in he
     else:
         assert shown.group(1) == f"Your hand: {category_name(made['category'])}"
