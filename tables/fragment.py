@@ -43,7 +43,7 @@ _PAUSED = gettext_noop("The host has paused this table. Play goes on when they r
 
 # For makemessages, which does not see through _t() and _bt(): the labels and sentences drawn here.
 _MSGIDS = (
-    gettext_noop("Table"), gettext_noop("Pot"), gettext_noop("Arrange your cards"), gettext_noop("Board"),
+    gettext_noop("Table"), gettext_noop("Pot"), gettext_noop("Arrange your cards"), gettext_noop("Arrangement under way"), gettext_noop("Board"),
     gettext_noop("Your hand"), gettext_noop("split"), gettext_noop("low"), gettext_noop("high"),
     gettext_noop("Next hand in a moment…"), gettext_noop("The first hand is dealt in"),
     gettext_noop("Waiting for players. A hand starts when two players are seated and not on a break."),
@@ -269,8 +269,9 @@ def _render_table(context: Any) -> SafeString:
         # count them twice.
         paid = f' <span class="pot__paid">{_t(_PAID_OUT)}</span>' if phase == "over" else ""
         out.append(f'\n    <p class="pot">{_t("Pot")} <strong><bdi dir="ltr">{_v(chips(get("pot")))}</bdi></strong>{bomb}{paid}\n      ')
-        if phase == "arrange":
-            out.append(f'<span class="phase-note">{_t("Arrange your cards")} {_CLOCK}</span>')
+        if phase == "arrange":  # "Arrange your cards" only to a player still arranging
+            note = "Arrange your cards" if arranging else "Arrangement under way"
+            out.append(f'<span class="phase-note">{_t(note)} {_CLOCK}</span>')
         out.append("\n    </p>\n    ")
         if bb:
             out.append(_baseball(context))

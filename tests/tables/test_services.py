@@ -245,3 +245,30 @@ def test_a_bet_on_a_picture_older_than_another_players_break_is_taken() -> None:
     services.table_act(table_id=table.id, user=user_for_index(hand, actor), message={"action": "sit_out", "version": seen})
     with pytest.raises(services.StaleVersion):
         services.table_act(table_id=table.id, user=user_for_index(hand, actor), message={"action": "im_back", "version": 10**6})
+
+
+def test_the_arrangement_note_asks_only_those_still_arranging() -> None:
+    """Found by an audit: "Arrange your cards" stayed beside the pot after a player's Done. Once
+    their arrangement is in, the note says the arrangement is under way (clock and all)."""
+    from tables import selectors
+
+    table, users = seated_table(n=3)
+    for _ in range(3):
+        hand, state = current_state(table)
+        actor = state.actors()[0]
+        kind = "call" if any(la.kind == "call" for la in state.legal_actions(actor)) else "check"
+        table.refresh_from_db()
+        services.table_act(table_id=table.id, user=user_for_index(hand, actor), message={"action": kind, "version": table.version})
+    hand, state = current_state(table)
+    assert state.phase == "arrange"
+
+    def note(i: int) -> str:
+        html = selectors.table_snapshot(table_id=table.id, user=user_for_index(hand, i))["html"]
+        return html.split('<span class="phase-note">', 1)[1].split(" <span", 1)[0]
+
+    assert [note(i) for i in range(3)] == ["Arrange your cards"] * 3
+    table.refresh_from_db()
+    services.table_act(table_id=table.id, user=user_for_index(hand, 0), message={"action": "done", "version": table.version})
+    assert [note(i) for i in range(3)] == ["Arrangement under way", "Arrange your cards", "Arrange your cards"]
+    outsider = selectors.table_snapshot(table_id=table.id, user=make_user("rail"))["html"]
+    assert '<span class="phase-note">Arrangement under way <span' in outsider

@@ -45,7 +45,7 @@ PARTIAL = """
 
     {% if phase %}
     <p class="pot">{% translate "Pot" %} <strong><bdi dir="ltr">{{ pot|chips }}</bdi></strong>{% if bomb %} <span class="pot__bomb">{% translate "Bomb pot" %}</span>{% endif %}{% if phase == "over" %} <span class="pot__paid">{% translate "paid out" %}</span>{% endif %}
-      {% if phase == "arrange" %}<span class="phase-note">{% translate "Arrange your cards" %} <span class="clock" data-clock></span></span>{% endif %}
+      {% if phase == "arrange" %}<span class="phase-note">{% if arranging %}{% translate "Arrange your cards" %}{% else %}{% translate "Arrangement under way" %}{% endif %} <span class="clock" data-clock></span></span>{% endif %}
     </p>
     {% if bb %}{% include "tables/_baseball.html" %}{% endif %}
     {% if family == "pp" %}
