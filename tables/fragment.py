@@ -40,6 +40,7 @@ from tables.templatetags.table_cards import (
 )
 
 _PAUSED = gettext_noop("The host has paused this table. Play goes on when they resume it.")
+_TIMED_OUT = gettext_noop("Your time ran out, so you are on a break from the next hand. Tap “I'm back” to keep playing.")
 
 # For makemessages, which does not see through _t() and _bt(): the labels and sentences drawn here.
 _MSGIDS = (
@@ -52,6 +53,7 @@ _MSGIDS = (
     gettext_noop("Tap the cards you want to throw away, then draw. Draw with none picked to stand pat."),
     gettext_noop("Draw"), gettext_noop("Amount"), gettext_noop("Bet"), gettext_noop("Raise to"),
     gettext_noop("Your arrangement is in. Waiting for the others."), gettext_noop("I'm back"),
+    _TIMED_OUT,
     gettext_noop("Break from next hand"), gettext_noop("deck fingerprint"),
     gettext_noop("%(name)s scoops all three boards!"), gettext_noop("%(name)s scoops high and low!"),
     gettext_noop("Hand #%(n)s"), gettext_noop("Quick sizes"),
@@ -401,6 +403,8 @@ def _panel(get: Any, phase: Any, arranging: Any) -> str:
     out.append("\n      ")
     if phase == "arrange" and get("arranged"):
         out.append(f'<p class="panel__hint">{_t("Your arrangement is in. Waiting for the others.")}</p>')
+    if get("timed_out"):  # found by an audit: "I'm back" alone did not say why it was there
+        out.append(f'<p class="panel__hint panel__hint--timeout">{_t(_TIMED_OUT)}</p>')
     pre = get("pre_actions")
     if pre:
         out.append(f'<span class="pre" role="group" aria-label="{_t(_PRE)}">')

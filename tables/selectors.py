@@ -332,6 +332,9 @@ def table_context(*, table_id: int, user: Any, version_hint: int | None = None,
         "history_html": _history_html(reads),
         "game_label": game_name(table.game),
         "on_break": bool(my_seat and (my_seat.sitting_out or my_seat.break_next)),
+        # A break the clock gave them in this hand: the panel says why "I'm back" is there.
+        "timed_out": bool(my_seat and (my_seat.sitting_out or my_seat.break_next) and me is not None
+                          and state is not None and any(a.seat == me and a.timeout for a in state.log)),
         # Before their turn, a player still in the betting may pick what to do when it comes
         # ("Check/fold", "Check"): the page's script sends it then (static/js/table.js).
         "pre_actions": _pre_actions(view, me),

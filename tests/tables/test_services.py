@@ -122,6 +122,16 @@ def test_decision_timeout_folds_and_puts_player_on_break() -> None:
     hand, state = current_state(table)
     view = state.view_for(None)
     assert view["players"][actor]["folded"] is True
+    # Their panel says why "I'm back" is there; the others' panels do not.
+    from tables import selectors
+
+    def panel(u: object) -> str:
+        return str(selectors.table_snapshot(table_id=table.id, user=u)["html"])
+
+    assert "Your time ran out, so you are on a break from the next hand." in panel(user)
+    assert 'data-action="im_back"' in panel(user)
+    other = user_for_index(hand, next(i for i in range(3) if i != actor))
+    assert "panel__hint--timeout" not in panel(other) and 'data-action="im_back"' not in panel(other)
     # Firing the same timer twice changes nothing the second time.
     assert services.table_expire(table_id=table.id, version=table.version - 1, now=timezone.now() + dt.timedelta(hours=1)) is False
     play_passively(table)
@@ -130,6 +140,7 @@ def test_decision_timeout_folds_and_puts_player_on_break() -> None:
     services.table_act(table_id=table.id, user=user, message={"action": "im_back", "version": Table.objects.get(id=table.id).version})
     seat.refresh_from_db()
     assert seat.sitting_out is False
+    assert "panel__hint--timeout" not in panel(user)
 
 
 def test_sweep_applies_missed_deadlines() -> None:
