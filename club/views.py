@@ -13,7 +13,7 @@ from django.contrib.auth.forms import PasswordChangeForm
 from django.db import transaction
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
-from django.utils import formats, timezone
+from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -27,7 +27,10 @@ STATEMENT_ROWS = 100
 
 
 def _chips(n: int) -> str:
-    return formats.number_format(n, force_grouping=True)
+    """As the table draws chips (grouped in Hebrew too, where Django's format does not group)."""
+    from tables.templatetags.table_cards import chips
+
+    return chips(int(n))
 
 
 def _safe_next(request: HttpRequest) -> str:

@@ -54,7 +54,10 @@ SESSION_TARGET = "session-results"
 
 
 def _chips(n: int) -> str:
-    return formats.number_format(n, force_grouping=True)
+    """As the table draws chips (grouped in Hebrew too, where Django's format does not group)."""
+    from tables.templatetags.table_cards import chips
+
+    return chips(int(n))
 
 
 def _htmx_target(request: HttpRequest) -> str | None:

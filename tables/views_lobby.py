@@ -15,7 +15,6 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils import formats
 from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -31,7 +30,10 @@ DEFAULT_BUY_IN_BB = 100
 
 
 def _chips(n: int) -> str:
-    return formats.number_format(n, force_grouping=True)
+    """As the table draws chips (grouped in Hebrew too, where Django's format does not group)."""
+    from tables.templatetags.table_cards import chips
+
+    return chips(int(n))
 
 
 # ---------------------------------------------------------------------------------------------

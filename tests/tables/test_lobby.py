@@ -507,3 +507,15 @@ def test_a_host_makes_a_new_invite_link_and_the_old_one_opens_nothing() -> None:
     session.save()
     assert f.get(page).status_code == 404
     assert "Make a new invite link" in o.get(page).content.decode()
+
+
+@pytest.mark.parametrize(("lang", "amount"), [("en", "1,250"), ("he", "1,250"), ("ru", "1\u00a0250")])
+def test_the_chips_in_a_message_are_grouped_as_the_table_groups_them(lang: str, amount: str) -> None:
+    """Found by an audit: a Hebrew page said "2050 chips" after leaving while its table said
+    "2,050" (Django's Hebrew number format does not group)."""
+    table = _table()
+    c = _client_for(_user("ann"))
+    c.cookies["lang"] = lang
+    c.post(reverse("table_sit", kwargs={"table_id": table.id}), {"buy_in": "1250"})
+    res = c.post(reverse("table_leave", kwargs={"table_id": table.id}), follow=True)
+    assert any(amount in m for m in _messages(res)), _messages(res)
