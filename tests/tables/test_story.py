@@ -181,6 +181,12 @@ def test_the_hand_page_shows_the_story(lang: str, title: str) -> None:
     assert page.status_code == 200 and title in html
     assert html.count('class="story__title"') >= 4  # before the flop, flops, turns, rivers
     assert get_variant(table.game).code == "PP"
+    # The flops, turns and rivers: each board's cards numbered 1, 2, 3 (found by an audit: on a
+    # phone the three flops wrapped and nothing said which board was which).
+    boards = re.findall(r'<div class="story__boards">(.*?)</div>', html, re.S)
+    assert len(boards) == 3
+    for street in boards:
+        assert re.findall(r'class="story__groupno muted" title="[^"]+">(\d)</span>', street) == ["1", "2", "3"]
 
 
 @pytest.mark.django_db
