@@ -367,6 +367,18 @@ def _host_panel_context(table: Table, viewer_id: int | None = None) -> dict[str,
         "speed": table.next_speed or table.speed, "speeds": Table.Speed.choices,
         "units": table.game == "BB", "pending": pending,
     }
+    if table.game != "BB":
+        # Stud and limit games play terms that follow from the blinds (ante, bring-in, bets):
+        # said under the boxes, as the new-table form's help says them (found by an audit: a
+        # Razz host was asked for blinds with nothing saying what they make).
+        from tables.stakes import stakes_terms, stakes_text
+
+        try:
+            kind = stakes_terms(table.game, terms["small"], terms["big"]).kind
+        except (KeyError, ValueError):
+            kind = "blinds"
+        if kind != "blinds":
+            terms["plays"] = stakes_text(table.game, terms["small"], terms["big"])
     others = [p for p in players if p["user_id"] != viewer_id]  # whom the host may stand up
     games = [(code, selectors.game_name(code)) for code in hosting.games_for(table)]
     choice = {"games": games, "next": table.next_game or table.game, "pending": bool(table.next_game)} if len(games) > 1 else None

@@ -222,3 +222,17 @@ def test_hostile_posts_to_the_panel_form_never_crash_and_leave_sane_terms() -> N
         assert client.post(url, data).status_code == 302
         table.refresh_from_db()
         assert 0 < table.small_blind < table.big_blind <= hosting.MAX_BLIND and table.speed in Table.Speed.values
+
+
+@pytest.mark.parametrize(("game", "plays"), [("FR", "ante 2, bring-in 5, bets 10/20"),
+                                             ("FT", "blinds 5/10, bets 10/20"), ("NT", None)])
+def test_the_panel_says_what_the_blinds_make_in_a_stud_or_limit_game(game: str, plays: str | None) -> None:
+    """Found by an audit: a Razz host was asked for blinds with nothing saying what they make."""
+    table, host, _friend = _private(game)
+    client = Client()
+    client.force_login(host)
+    page = client.get(reverse("table", args=[table.id])).content.decode()
+    if plays is None:  # no-limit: the blinds are all there is
+        assert "data-host-plays" not in page
+    else:
+        assert f"At these blinds this game plays {plays}." in page
