@@ -321,6 +321,8 @@ def present(*, view: dict[str, Any] | None, seats: list[dict[str, Any]], players
     # a high-only flop game its five cards are lit on the board and in the hand, as each
     # Patch-Patch board does.
     made = (you or {}).get("made") if family in ("flop", "draw", "stud") else None
+    if you and view["players"][you["seat"]]["folded"]:
+        made = None  # a folded hand is out: its cards, nothing lit, no name (as Patch-Patch's)
     my_made = ""
     made_cards: set[str] | None = None
     if made:
@@ -343,6 +345,8 @@ def present(*, view: dict[str, Any] | None, seats: list[dict[str, Any]], players
             community["blanks"] = max(0, community["blanks"] - len(hunted[0]))
         if view.get("second_board"):
             second_run = pictures(view["second_board"], used={c for w in won if w.get("run") == 2 for c in w["cards"]} or None)
+    if family == "flop" and made_cards and winning and not made_cards <= winning:
+        made_cards = None  # the board lights the winner's hand; the viewer's lost one is named, unlit
     if family in ("flop", "draw") and you:
         drawing = family == "draw" and any(la["kind"] == "draw" for la in view.get("legal_actions") or [])
         mine = pictures(you.get("cards"), used=made_cards)
@@ -401,6 +405,7 @@ def _pp_boards(view: dict[str, Any], names: dict[int, str]) -> list[BoardRow]:
     result = view.get("result")
     my_hands = you["hands"] if you else None
     arranging = bool(you and you.get("arranging"))
+    folded = bool(you) and bool(view["players"][you["seat"]]["folded"])
     boards = []
     board_wins: dict[int, list[dict[str, Any]]] = {}
     if result:
@@ -425,14 +430,19 @@ def _pp_boards(view: dict[str, Any], names: dict[int, str]) -> list[BoardRow]:
         winning: set[str] = set()
         for w in board_wins.get(b, []):
             winning.update(w["cards"])
-        made = mine["made"] if mine else None
+        made = None if folded or not mine else mine["made"]
         highlight = winning or (set(made["cards"]) if made else set())
+        # A lit card belongs to the hand named beside it (found by an audit): once a board has
+        # winners it lights theirs, so the viewer's four under it light theirs only when they
+        # are that hand (a win or a split); a lost board names the viewer's hand, unlit. A folded
+        # hand is out: its cards, nothing lit, no name.
+        mine_lit = set(made["cards"]) if made and (not winning or set(made["cards"]) <= winning) else None
         boards.append(
             BoardRow(
                 index=b + 1,
                 cards=pictures(board_cards, used=highlight if highlight else None) + rabbit,
                 blanks=max(0, BOARD_SIZE - len(board_cards) - len(rabbit)),
-                mine=pictures(mine["cards"], used=(set(made["cards"]) if made else None), swap=arranging) if mine else [],
+                mine=pictures(mine["cards"], used=mine_lit, swap=arranging) if mine else [],
                 made=category_name(made["category"]) if made else "",
                 made_cards=set(made["cards"]) if made else set(),
                 results=board_wins.get(b, []),
