@@ -183,7 +183,7 @@ def _status(s: Any, phase: str) -> str:
         return _t("to act") + ' <span class="clock" data-clock></span>' + (_banked() if s.banked else "")
     if s.arranged and phase == "arrange":
         return _t("ready")
-    if s.act and phase != "over":
+    if s.act and phase != "over" and not (s.act == "bet" and s.bet):  # "bet 105" says it already
         return f'<span class="seat__act">{_t(s.act)}</span>'
     if s.sitting_out:
         # Still playing the hand: the break starts after it (found by an audit: "on a break"

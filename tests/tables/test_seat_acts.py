@@ -11,6 +11,7 @@ import pytest
 from django.utils import translation
 
 from rules_engine.games import Action, get_variant
+from tables.models import Table
 from tables.selectors import table_snapshot
 from tests.tables.helpers import current_state, seated_table, user_for_index
 
@@ -105,3 +106,27 @@ def test_big_stacks_are_grouped_as_each_language_writes_them(lang: str, sep: str
     assert call in html
     # Amounts the browser reads stay plain numbers.
     assert 'max="15000"' in html and 'data-size-preset="15000"' in html
+
+
+@pytest.mark.django_db
+def test_a_bet_is_said_once_on_the_seat() -> None:
+    """Found by an audit: a seat read "bet 105" and "bet" under it. The chips in front say it;
+    a raise or a call still says so beside them."""
+    from tables import services
+
+    table, _users = seated_table(n=3, buy_in=600, game="NT")
+    hand, state = current_state(table)
+    while not any(la.kind == "bet" for la in state.legal_actions(state.actors()[0])):
+        actor = state.actors()[0]
+        kinds = [la.kind for la in state.legal_actions(actor)]
+        kind = next(k for k in ("check", "call") if k in kinds)
+        services.table_act(table_id=table.id, user=user_for_index(hand, actor),
+                           message={"action": kind, "version": Table.objects.get(pk=table.pk).version})
+        hand, state = current_state(table)
+    actor = state.actors()[0]  # the first to act on the flop
+    services.table_act(table_id=table.id, user=user_for_index(hand, actor),
+                       message={"action": "bet", "version": Table.objects.get(pk=table.pk).version})
+    html = table_snapshot(table_id=table.id, user=None)["html"]
+    seat = html.split('<span class="seat__bet">', 1)[1].split("</li>", 1)[0]
+    assert 'class="seat__act"' not in seat and ">bet<" not in seat
+    assert re.search(r"^bet <bdi dir=\"ltr\">[\d,]+</bdi>", seat)
