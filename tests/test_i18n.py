@@ -68,6 +68,15 @@ def test_placeholders_survive_translation(lang: str) -> None:
                 assert got == wanted, (lang, entry.msgid, text)
 
 
+def test_hebrew_speaks_to_the_player_in_one_voice() -> None:
+    """The Hebrew pages address the player in the plural, which Hebrew uses for anyone (שלכם,
+    הזינו): an audit found "הסידור שלך נשלח" (singular) beside "הקישו" (plural) on one panel."""
+    singular = re.compile(r"(?<![\u05d0-\u05ea])(שלך|לך|אותך|עבורך|בשבילך|תורך|עצמך|בקשתך|אתה)(?![\u05d0-\u05ea])")
+    found = [(e.msgid, text) for e in _po("he") if not e.obsolete
+             for text in _value(e) if singular.search(text)]
+    assert not found, found
+
+
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_plural_forms_match_djangos_own_catalogs(lang: str) -> None:
     ours = _po(lang).metadata["Plural-Forms"].replace(" ", "")

@@ -34,7 +34,7 @@ def test_an_out_of_turn_action_is_refused_in_the_players_language() -> None:
     table, _users = seated_table()
     hand, state = current_state(table)
     waiting = next(i for i in range(len(hand.players)) if i not in state.actors())
-    for lang, words in (("en", "It is not your turn."), ("he", "זה לא התור שלך."), ("ru", "Сейчас не ваш ход.")):
+    for lang, words in (("en", "It is not your turn."), ("he", "זה לא התור שלכם."), ("ru", "Сейчас не ваш ход.")):
         with translation.override(lang), pytest.raises(services.TableError) as refused:
             services.table_act(table_id=table.id, user=user_for_index(hand, waiting),
                                message={"action": "call", "version": table.version})
