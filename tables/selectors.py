@@ -467,6 +467,11 @@ def _pre_actions(view: dict[str, Any] | None, me: int | None) -> dict[str, int] 
     stack, mine = p.get("stack"), p.get("bet")
     if not all(isinstance(b, int) and not isinstance(b, bool) for b in [*bets, stack, mine]):
         return {"call": 0}  # units, not chips (Baseball): the two plain choices
+    if (view.get("bring_in") is not None and view.get("bring_in_amount") and max(bets) == 0
+            and all(q.get("contributed") == view.get("ante") for q in players)):
+        # Stud before the bring-in is posted: nobody may check (found by an audit, which was
+        # offered "Check"); the call will be the bring-in, unless it is completed meanwhile.
+        return {"call": max(0, min(int(view["bring_in_amount"]), stack))}
     return {"call": max(0, min(max(bets) - mine, stack))}
 
 

@@ -377,3 +377,24 @@ def test_facing_a_bet_the_choices_are_fold_and_call_that_much() -> None:
     assert pre(bb) == [("check_fold", None, "Fold"), ("call", "20", "Call 20")]
     html = render_table(selectors.table_context(table_id=table.id, user=user_for_index(hand, sb)))
     assert 'data-action="call" data-amount="25"' in html
+
+
+@pytest.mark.django_db(transaction=True)
+def test_before_a_stud_bring_in_nobody_is_offered_check() -> None:
+    """Found by an audit: stud players waiting while the bring-in was still to come were offered
+    "Check/fold" and "Check", though the bring-in will make them call or fold. They are offered
+    "Fold" and "Call" the bring-in; once it is posted the ordinary rule applies."""
+    table, users = seated_table(n=3, game="F7S")
+    hand, state = current_state(table)
+    actor = state.actors()[0]
+    assert [la.kind for la in state.legal_actions(actor)] == ["bring_in", "complete"]
+    others = [i for i in range(3) if i != actor]
+    for i in others:
+        html = render_table(selectors.table_context(table_id=table.id, user=user_for_index(hand, i)))
+        assert 'data-pre="check"' not in html and 'data-pre="call" data-amount="5"' in html
+    services.table_act(table_id=table.id, user=user_for_index(hand, actor), message={"action": "bring_in", "version": table.version})
+    hand, state = current_state(table)
+    waiting = next(i for i in others if i not in state.actors())
+    table.refresh_from_db()
+    html = render_table(selectors.table_context(table_id=table.id, user=user_for_index(hand, waiting)))
+    assert 'data-pre="call" data-amount="5"' in html
