@@ -226,9 +226,13 @@ def test_a_player_who_lets_the_clock_run_out_goes_on_a_break(browser: Any, fast_
     actor.wait_for_selector(".act--back", timeout=20_000)
     screenshot(actor, "timed-out-on-break")
     assert actor.locator(".act--back").is_visible()
+    # The panel says why the button is there.
+    assert "Your time ran out" in actor.locator(".panel__hint--timeout").inner_text()
+    assert actor.locator(".panel__hint--timeout").is_visible()
     # "I'm back" brings them back and a new hand is dealt to both.
     actor.click(".act--back")
     actor.wait_for_selector(".act--quiet", timeout=10_000)
+    actor.wait_for_selector(".panel__hint--timeout", state="detached", timeout=10_000)
     for p in pages:
         p.context.close()
 
