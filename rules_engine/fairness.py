@@ -152,6 +152,7 @@ class Verification:
     commitment_ok: bool
     deals_ok: bool
     message: str
+    card: str | None = None  # the card whose place was not revealed (deals_ok False)
 
     @property
     def ok(self) -> bool:
@@ -202,7 +203,8 @@ def verify_phh(text: str) -> Verification:
     for card in _cards_in_history(fields.get("actions")) - recycled:
         position = where.get(card)
         if position is None or at.get(position) != card:
-            return Verification(True, False, f"{card} was dealt in this history but its place in the committed deck was not revealed")
+            return Verification(True, False, f"{card} was dealt in this history but its place in the committed deck was not revealed",
+                                card=str(card))
     note = (f" ({len(recycled)} card(s) dealt from the reshuffled discards are not checked against a place)"
             if recycled else "")
     return Verification(True, True, "the deck was fixed before the deal and dealt these cards from the committed places"

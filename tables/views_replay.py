@@ -4,6 +4,8 @@ commitment holds. Nothing is stored; a bad file gets a clear message."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import logging
 from typing import Any
 
@@ -81,10 +83,24 @@ def check_one(text: str) -> dict[str, Any]:
                    in enumerate(zip(starts, summary.get("finishing_stacks", []), strict=False))],
     }
     try:
-        out["fairness"] = fairness.verify_phh(text)
+        out["fairness"] = _in_words(fairness.verify_phh(text))
     except RulesError:
         out["fairness"] = None  # no commitment in this history
     return out
+
+
+def _in_words(v: fairness.Verification) -> fairness.Verification:
+    """The engine's verdict with its message in the page's language (the engine speaks English;
+    found by an audit: a Hebrew page showed the English sentence)."""
+    if v.ok:
+        message = _("The deck commitment holds: every card shown came from its sealed place.")
+    elif not v.commitment_ok:
+        message = _("The deck commitment does not hold: the revealed cards and salts do not give the "
+                    "fingerprint published before the deal.")
+    else:
+        card = "\u2066" + (v.card or "?") + "\u2069"  # a card name reads left to right in Hebrew too
+        message = _("%(card)s was dealt in this hand, but its place in the sealed deck was not revealed.") % {"card": card}
+    return dataclasses.replace(v, message=message)
 
 
 def _net(start: Any, end: Any) -> int | float | None:

@@ -170,3 +170,26 @@ def test_the_checker_names_the_players_a_history_names(client: Client) -> None:
     wrong = bare + '\nplayers = ["only one"]\n'
     body = client.post("/hands/check/", {"text": wrong}).content.decode()
     assert "<td><bdi>p3</bdi></td>" in body and "<bdi>only one</bdi>" not in body
+
+
+def test_the_verdicts_speak_the_pages_language(client: Client) -> None:
+    """Found by an audit: a Hebrew page showed the engine's English sentence, and its button
+    said צ׳ק (the poker check) for "verify"."""
+    import re
+    import tomllib
+
+    text = _history()
+    fields = tomllib.loads(text)
+    client.cookies["lang"] = "he"
+    page = client.get("/hands/check/").content.decode()
+    assert 'type="submit">לבדוק</button>' in page
+    # One revealed place taken out: the commitment still holds, that card's place is not shown.
+    first = fields["_deck_reveal"][0]
+    hidden = re.sub(r'\s*"' + re.escape(first) + r'",?', "", text, count=1)
+    assert hidden != text
+    body = client.post("/hands/check/", {"text": hidden}).content.decode()
+    assert "חולק ביד הזאת, אבל המקום שלו בחפיסה החתומה לא נחשף" in body and "was dealt in this history" not in body
+    # A salt changed: the commitment does not hold.
+    bad = text.replace(first, first[:-1] + ("1" if first[-1] == "0" else "0"))
+    body = client.post("/hands/check/", {"text": bad}).content.decode()
+    assert "התחייבות החפיסה לא מתקיימת" in body and "do not give the published commitment" not in body
