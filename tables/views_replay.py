@@ -5,7 +5,6 @@ commitment holds. Nothing is stored; a bad file gets a clear message."""
 from __future__ import annotations
 
 import dataclasses
-
 import logging
 from typing import Any
 

@@ -88,7 +88,8 @@ def test_asking_to_join_and_a_host_letting_in() -> None:
     req = JoinRequest.objects.get(user=p.outsider)
     assert req.message == "Olga sent me"
     members_page = _client(p.host).get(reverse("club_members", args=[p.club.pk])).content.decode()
-    assert "Olga sent me" in members_page
+    # Names and messages keep their own direction on a Hebrew page (an audit saw ".Игорь П").
+    assert "“<bdi>Olga sent me</bdi>”" in members_page and members_page.count("<strong><bdi>") >= 1
     # A plain member cannot answer it.
     assert _client(p.member).post(reverse("club_request_answer", args=[p.club.pk, req.pk, "approve"])).status_code == 403
     _client(p.host).post(reverse("club_request_answer", args=[p.club.pk, req.pk, "approve"]))
