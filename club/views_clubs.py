@@ -44,6 +44,7 @@ from club.models import (
     Club,
     ClubInvite,
     ClubSession,
+    ClubSessionHand,
     GameNight,
     JoinRequest,
     Membership,
@@ -529,6 +530,9 @@ def session_page(request: HttpRequest, club_id: int, session_id: int) -> HttpRes
     context = _base(request, club, membership, "sessions")
     standings = selectors.session_standings(session=session)
     context.update({"session": session, "standings": standings,
+                    # "Boards won" and "Scoops" only where Patch-Patch was played (an audit saw
+                    # them, all zeros, on a Hold'em night).
+                    "patch_patch": session.hands.filter(game="PP").exists(),
                     "tables": selectors.club_tables(club=club) if session.is_open else []})
     if standings and not session.is_open:
         # The night's results as plain text, to paste into the group's chat.
@@ -547,10 +551,11 @@ def session_csv(request: HttpRequest, club_id: int, session_id: int) -> HttpResp
     session = get_object_or_404(ClubSession, pk=session_id, club=club)
     standings = selectors.session_standings(session=session)
     units = bool(standings and standings[0].units_col)
+    pp = session.hands.filter(game="PP").exists()
     header = [_("Place"), _("Player"), _("Net"), *([_("Units")] if units else []), _("Hands"), _("Pots won"),
-              _("Biggest pot"), _("Boards won"), _("Scoops")]
+              _("Biggest pot"), *([_("Boards won"), _("Scoops")] if pp else [])]
     rows = [[r.place, r.name, r.net, *([round(float(r.units), 4)] if units else []), r.hands, r.pots_won,
-             r.biggest_pot, r.boards_won, r.scoops] for r in standings]
+             r.biggest_pot, *([r.boards_won, r.scoops] if pp else [])] for r in standings]
     day = timezone.localtime(session.started).date().isoformat()
     return csv_response(filename(club.name, _("Session"), day), header, rows)
 
@@ -609,7 +614,8 @@ def _leaderboard_context(request: HttpRequest, club: Club) -> dict[str, Any]:
     period = request.GET.get("period", "month")
     if period not in selectors.PERIODS:
         period = "month"
-    return {"period": period, "leaderboard": selectors.club_leaderboard(club=club, period=period)}
+    return {"period": period, "leaderboard": selectors.club_leaderboard(club=club, period=period),
+            "patch_patch": ClubSessionHand.objects.filter(session__club=club, game="PP").exists()}
 
 
 @login_required

@@ -203,6 +203,18 @@ def test_sessions_pages_and_live_fragment() -> None:
     listing = _client(p.member).get(reverse("club_sessions", args=[p.club.pk])).content.decode()
     assert url in listing
     assert _client(p.outsider).get(url).status_code == 404
+    # Patch-Patch's own columns only where Patch-Patch was played.
+    assert "Boards won" in ended and "Scoops" in ended
+    _client(p.host).post(reverse("club_session_start", args=[p.club.pk]))
+    night = ClubSession.objects.get(club=p.club, ended__isnull=True)
+    services.club_hand_played(club_id=p.club.pk, table_id=2, hand_id=2, game="NT", results=[
+        {"user": p.host, "net": 10, "won": 20, "boards_won": 0, "scoop": False},
+        {"user": p.member, "net": -10, "won": 0, "boards_won": 0, "scoop": False},
+    ])
+    holdem = _client(p.member).get(reverse("club_session", args=[p.club.pk, night.pk])).content.decode()
+    assert "+10" in holdem and "Boards won" not in holdem and "Scoops" not in holdem
+    csv = _client(p.member).get(reverse("club_session_csv", args=[p.club.pk, night.pk])).content.decode()
+    assert "Boards won" not in csv.splitlines()[0] and "Pots won" in csv.splitlines()[0]
 
 
 def test_leaderboard_periods_and_fragment() -> None:
