@@ -202,6 +202,11 @@ def test_sessions_pages_and_live_fragment() -> None:
     assert "<" not in text and "&" not in text
     listing = _client(p.member).get(reverse("club_sessions", args=[p.club.pk])).content.decode()
     assert url in listing
+    # Each session says when it started (two on one day were told apart by nothing).
+    from django.utils import dateformat, timezone
+
+    started = dateformat.time_format(timezone.localtime(session.started), "P")
+    assert f", {started}</a>" in listing
     assert _client(p.outsider).get(url).status_code == 404
     # Patch-Patch's own columns only where Patch-Patch was played.
     assert "Boards won" in ended and "Scoops" in ended
