@@ -216,6 +216,7 @@ class CardPicture:
     wild: bool = False  # a Baseball wild card
     used: bool = False  # in a row of the player's cards: one of the five that play
     plays_as: int | None = None  # the rank a wild card stands for in the best hand
+    idle: bool = False  # at the table: not one of the cards that play (drawn dimmed)
 
     @property
     def rank(self) -> str:
@@ -251,6 +252,8 @@ class CardPicture:
             return _("%(card)s, wild") % {"card": name}
         if self.kicker:
             return _("%(card)s, kicker") % {"card": name}
+        if self.idle:  # not a kicker, which is one of the five (found by an audit)
+            return _("%(card)s, unused") % {"card": name}
         return name
 
 

@@ -166,7 +166,7 @@ def pictures(
     for text in cards or []:
         card = Card.parse(text)
         pic = CardPicture(
-            card=card, used=bool(used and text in used), kicker=bool(used is not None and text not in used),
+            card=card, used=bool(used and text in used), idle=bool(used is not None and text not in used),
             wild=card.rank in wild,
         )
         out.append({"pic": pic, "swap": text if swap else "", "extra": False})

@@ -114,7 +114,7 @@ def _card(pic: Any, extra: bool, mode: str, swap: Any, rabbit: bool = False) -> 
         classes.append("card--rabbit")
     if pic.used:
         classes.append("card--used")
-    elif pic.kicker:
+    elif pic.kicker or pic.idle:
         classes.append("card--idle")
     if pic.wild:
         classes.append("card--wild")

@@ -44,3 +44,16 @@ def test_labels_follow_the_language() -> None:
         russian = _render("{% card_row cards %}", cards=cards)
     assert "face-down card" in english and "ace of hearts" in english
     assert "face-down card" not in russian and "ace of hearts" not in russian
+
+
+def test_a_card_left_out_of_the_hand_is_unused_not_a_kicker() -> None:
+    """Found by an audit: a screen reader heard "kicker" for a table card outside the best five;
+    a kicker is one of the five (the hand reader's meaning). Both are drawn dimmed."""
+    from tables.presenter import pictures
+
+    row = pictures(["Ah", "Kd", "3c"], used={"Ah", "Kd"})
+    html = _render("{% card_row cards %}", cards=row)
+    assert 'aria-label="three of clubs, unused"' in html and "kicker" not in html
+    assert '<li class="card card--black card--idle" data-card="3c">' in html
+    with translation.override("ru"):
+        assert "не используется" in _render("{% card_row cards %}", cards=row)
