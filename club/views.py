@@ -107,7 +107,7 @@ def rename(request: HttpRequest) -> HttpResponse:
         form = DisplayNameForm(request.POST)
         if form.is_valid():
             profile = services.profile_rename(user=request.user, display_name=form.cleaned_data["display_name"])
-            messages.success(request, _("Your name at the tables is now %(name)s.") % {"name": profile.display_name})
+            messages.success(request, _("Your name at the tables is now “%(name)s”.") % {"name": profile.display_name})
             return redirect("profile")
         status = 400
     else:

@@ -194,7 +194,7 @@ PAGES: dict[str, Page] = {
         ),
         Page(
             "draw",
-            Text("Five-card draw", "פייב קארד דרו", "Пятикарточный дро"),
+            Text("Five-card draw", "פייב קארד דרו", "Пятикарточное дро"),
             Text(
                 "Five closed cards, one draw, two betting rounds.",
                 "חמישה קלפים סגורים, החלפה אחת, שני סבבי הימורים.",

@@ -301,7 +301,7 @@ def test_a_player_changes_the_name_the_tables_show(client) -> None:
     table = table_services.table_create(creator=None, name="Names", small_blind=5, big_blind=10, max_seats=3, is_public=True)
     table_services.table_take_seat(table_id=table.id, user=user, buy_in=500)
     res = client.post(reverse("rename"), {"display_name": "  Erez   the\tBold "}, follow=True)
-    assert "Your name at the tables is now Erez the Bold." in res.content.decode()
+    assert "Your name at the tables is now “Erez the Bold”." in res.content.decode()
     assert Profile.objects.get(user=user).display_name == "Erez the Bold"
     assert "Erez the Bold" in table_selectors.table_snapshot(table_id=table.id, user=None)["html"]
 
