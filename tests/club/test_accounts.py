@@ -378,3 +378,13 @@ def test_times_are_written_in_the_zone_the_browser_names(client) -> None:
         assert shown().startswith("2026-07-01T22:30:00+00:00")
     # The zone is the request's only: nothing is left active after it.
     assert timezone.get_current_timezone_name() == "UTC"
+
+
+def test_a_weak_password_is_refused_in_hebrew_in_the_sites_voice(client) -> None:
+    """Found by an audit: Django's Hebrew catalog left "too short" in English and spoke in the
+    singular; the site's catalog says it in Hebrew, in the plural."""
+    client.cookies["lang"] = "he"
+    res = _signup(client, username="dana-dana", password1="short7", password2="short7")
+    errors = " ".join(res.context["form"].errors["password2"])
+    assert "הסיסמה קצרה מדי" in errors and "too short" not in errors
+    assert "שלך" not in res.content.decode()
