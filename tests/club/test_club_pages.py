@@ -200,6 +200,15 @@ def test_sessions_pages_and_live_fragment() -> None:
     assert lines[0].startswith(f"{p.club.name} · Session of ")
     assert re.fullmatch(r"1\. .+ \+60", lines[1]) and re.fullmatch(r"2\. .+ -60", lines[2]) and lines[3] == "1 hand"
     assert "<" not in text and "&" not in text
+    # In Hebrew each line is laid out right to left with its names and numbers intact (an audit
+    # saw "5- תמר .2" and the club's name moved into the middle of the first line).
+    c = _client(p.member)
+    c.cookies["lang"] = "he"
+    he = html.unescape(re.search(r"<textarea[^>]*data-share-text>(.*?)</textarea>", c.get(url).content.decode(), re.S).group(1))
+    he_lines = he.splitlines()
+    assert all(line.startswith("\u200f") for line in he_lines), he_lines
+    assert he_lines[0].startswith(f"\u200f\u2068{p.club.name}\u2069 · ")
+    assert he_lines[1].endswith("\u2066+60\u2069") and he_lines[2].endswith("\u2066-60\u2069")
     listing = _client(p.member).get(reverse("club_sessions", args=[p.club.pk])).content.decode()
     assert url in listing
     # Each session says when it started (two on one day were told apart by nothing).
