@@ -13,6 +13,15 @@
     select.form.submit();
   });
 
+  // A button that cannot be taken back (leave the club, remove a member, close a table, end a
+  // session) asks first: its form's data-confirm is the question. Without the script the button
+  // acts at once, as before.
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    var question = form && form.getAttribute && form.getAttribute("data-confirm");
+    if (question && !window.confirm(question)) event.preventDefault();
+  }, true);
+
   // The four-colour deck: a box on the table page turns it on and off for every page in this
   // browser (static/js/early.js applies the choice before the page is drawn, so nothing flickers).
   function syncDeckBoxes() {

@@ -323,9 +323,19 @@ def test_a_club_night_from_invite_to_leaderboard(browser: Any, club_server: str,
     # The host ends the session; its page then offers the results as text for the group's chat,
     # and "Copy" puts that text on the clipboard.
     owner.goto(session_url)
+    # It asks first: dismissed, nothing ends; accepted, the session ends.
+    asked: list[str] = []
+    owner.once("dialog", lambda d: (asked.append(d.message), d.dismiss()))
+    owner.click("main button:has-text('End the session')")
+    owner.wait_for_timeout(500)
+    assert asked == ["End the session now? Its results are then final."]
+    assert owner.locator(".tag--live").count() == 1
+    owner.once("dialog", lambda d: (asked.append(d.message), d.accept()))
     with owner.expect_navigation():
         owner.click("main button:has-text('End the session')")
+    assert len(asked) == 2
     owner.goto(session_url)
+    assert owner.locator(".tag--live").count() == 0
     owner.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=base)
     owner.click(".sharebox summary")
     owner.click(".sharebox [data-copy]")
