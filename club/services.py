@@ -38,6 +38,13 @@ STARTING_BANKROLL = getattr(settings, "STARTING_BANKROLL", 20_000)
 DAILY_TOP_UP_TO = getattr(settings, "DAILY_TOP_UP_TO", 5_000)
 
 
+def _chips(n: int) -> str:
+    """Chips in a message as the table writes them ("5,000"; Russian "5 000")."""
+    from tables.templatetags.table_cards import chips
+
+    return chips(int(n))
+
+
 class ChipsError(ValueError):
     """A chip movement that cannot happen (not enough chips, bad amount)."""
 
@@ -531,7 +538,7 @@ def club_chips_take(*, club: Club, by: Any, user: Any, amount: int, reason: str)
         if target is None:
             raise ClubError(_("That person is not a member of this club."))
         if target.balance < amount:
-            raise ClubError(_("The member has %(have)s club chips; you cannot take %(amount)s.") % {"have": target.balance, "amount": amount})
+            raise ClubError(_("The member has %(have)s club chips; you cannot take %(amount)s.") % {"have": _chips(target.balance), "amount": _chips(amount)})
         return _club_change(membership=target, amount=-amount, kind=LedgerEntry.Kind.HOST_TAKE, note=reason)
 
 
@@ -544,7 +551,7 @@ def club_chips_to_table(*, club_id: int, user: Any, amount: int, table_id: int) 
     if m is None:
         raise ChipsError(_("Only members of this club can do that."))
     if m.balance < amount:
-        raise ChipsError(_("You have %(have)s club chips; the buy-in is %(amount)s.") % {"have": m.balance, "amount": amount})
+        raise ChipsError(_("You have %(have)s club chips; the buy-in is %(amount)s.") % {"have": _chips(m.balance), "amount": _chips(amount)})
     _club_change(membership=m, amount=-amount, kind=LedgerEntry.Kind.BUY_IN, table_id=table_id)
     LedgerEntry.objects.create(
         user=user, club_id=club_id, kind=LedgerEntry.Kind.BUY_IN, account=f"table:{table_id}", amount=amount,

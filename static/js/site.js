@@ -22,6 +22,46 @@
     if (question && !window.confirm(question)) event.preventDefault();
   }, true);
 
+  // A form that reloads the page to answer (give chips, ask for chips, schedule a night) and is
+  // refused comes back empty: what was typed is kept for the page that answers, and put back
+  // (its <details> opened) when that page says what was wrong. Forms marked data-keep only;
+  // never a password.
+  var KEPT = "pp-kept-form";
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (event.defaultPrevented || !form || !form.hasAttribute || !form.hasAttribute("data-keep")) return;
+    var fields = [];
+    for (var i = 0; i < form.elements.length; i++) {
+      var el = form.elements[i];
+      if (!el.name || el.name === "csrfmiddlewaretoken" || el.type === "password" || el.type === "file" || el.type === "submit") continue;
+      fields.push([el.name, el.type === "radio" || el.type === "checkbox" ? (el.checked ? el.value : null) : el.value, el.type]);
+    }
+    try {
+      window.sessionStorage.setItem(KEPT, JSON.stringify({ action: form.getAttribute("action"), fields: fields, at: Date.now() }));
+    } catch (e) { /* private mode: nothing kept */ }
+  });
+  function putBack() {
+    var raw = null;
+    try { raw = window.sessionStorage.getItem(KEPT); window.sessionStorage.removeItem(KEPT); } catch (e) { return; }
+    if (!raw || !document.querySelector(".message--error")) return;  // nothing kept, or it went through
+    var kept;
+    try { kept = JSON.parse(raw); } catch (e) { return; }
+    if (!kept || Date.now() - kept.at > 120000) return;
+    var forms = document.querySelectorAll("form[data-keep]"), form = null;
+    for (var i = 0; i < forms.length; i++) if (forms[i].getAttribute("action") === kept.action) form = forms[i];
+    if (!form) return;
+    kept.fields.forEach(function (f) {
+      var els = form.querySelectorAll("[name='" + f[0].replace(/'/g, "") + "']");
+      for (var j = 0; j < els.length; j++) {
+        var el = els[j];
+        if (el.type === "radio" || el.type === "checkbox") { if (f[2] === el.type && f[1] !== null) el.checked = el.value === f[1]; }
+        else if (f[1] !== null) el.value = f[1];
+      }
+    });
+    for (var d = form.closest("details"); d; d = d.parentElement && d.parentElement.closest("details")) d.open = true;
+  }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", putBack); else putBack();
+
   // The four-colour deck: a box on the table page turns it on and off for every page in this
   // browser (static/js/early.js applies the choice before the page is drawn, so nothing flickers).
   function syncDeckBoxes() {

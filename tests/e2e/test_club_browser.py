@@ -168,6 +168,25 @@ def test_a_club_night_from_invite_to_leaderboard(browser: Any, club_server: str,
             row.locator(".chipsform button").click()
     balances = owner.locator("[data-balance]").all_inner_texts()
     assert [_number(b) for b in balances] == [5000, 5000]
+    # Taking more than a member has is refused and changes nothing; the page comes back with
+    # the member's tools open and what was typed still in them.
+    row = owner.locator(f".memberrow[data-member='{boris_name.capitalize()}']")
+    row.locator("summary").click()
+    row.locator("input[name=direction][value=take]").check()
+    row.locator("input[name=amount]").fill("999999")
+    row.locator("input[name=reason]").fill("too much")
+    with owner.expect_navigation():
+        row.locator(".chipsform button").click()
+    assert owner.locator(".message--error").count() == 1
+    assert "has 5,000 club chips; you cannot take 999,999" in owner.locator(".message--error").inner_text()
+    row = owner.locator(f".memberrow[data-member='{boris_name.capitalize()}']")
+    assert row.locator("details").get_attribute("open") is not None
+    assert row.locator("input[name=amount]").input_value() == "999999"
+    assert row.locator("input[name=reason]").input_value() == "too much"
+    assert row.locator("input[name=direction][value=take]").is_checked()
+    assert [_number(b) for b in owner.locator("[data-balance]").all_inner_texts()] == [5000, 5000]
+    owner.reload()  # a later visit starts empty
+    assert owner.locator(f".memberrow[data-member='{boris_name.capitalize()}'] input[name=reason]").input_value() == ""
     screenshot(owner, "phone-members")
     _no_sideways_scroll(owner)
 
