@@ -18,6 +18,18 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 
+def ledger_note(note: str) -> str:
+    """A ledger entry's note as the reader reads it: a grant that answered a chip request is
+    stored as ``club.services.ASKED_NOTE`` and the member's words, and said here in the page's
+    language; any other note (a host's reason) as written."""
+    from django.utils.translation import gettext
+
+    mark = "chip-request:"
+    if note.startswith(mark):
+        words = note[len(mark):]
+        return gettext("Asked for chips") + (f": {words}" if words else "")
+    return note
+
 class Profile(models.Model):
     user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="profile")
     display_name = models.CharField(_("display name"), max_length=40)
@@ -67,6 +79,10 @@ class LedgerEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} {self.amount:+d} ({self.account})"
+
+    @property
+    def note_text(self) -> str:
+        return ledger_note(self.note)
 
 
 # ---------------------------------------------------------------------------------------------

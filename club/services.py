@@ -36,6 +36,7 @@ from club.ports import tables_port
 
 STARTING_BANKROLL = getattr(settings, "STARTING_BANKROLL", 20_000)
 DAILY_TOP_UP_TO = getattr(settings, "DAILY_TOP_UP_TO", 5_000)
+ASKED_NOTE = "chip-request:"  # a ledger note's mark: a grant that answered a member's request
 
 
 def _chips(n: int) -> str:
@@ -506,7 +507,9 @@ def _give_asked(req: ChipRequest) -> None:
     target = _membership(req.club_id, req.user, lock=True)
     if target is None:
         raise ClubError(_("That person is not a member of this club."))
-    note = _("Asked for chips") + (f": {req.message}" if req.message else "")
+    # Stored without words of any language (an audit saw a Russian host's words on an English
+    # statement): club.models.ledger_note says it in the reader's.
+    note = ASKED_NOTE + req.message
     _club_change(membership=target, amount=req.amount, kind=LedgerEntry.Kind.HOST_GRANT, note=note[:200])
 
 

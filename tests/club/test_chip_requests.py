@@ -40,7 +40,15 @@ def test_a_member_asks_a_host_gives_and_the_statement_says_why() -> None:
     assert balance(p.club, p.member) == 1500
     entry = LedgerEntry.objects.filter(club=p.club, user=p.member, account="club").latest("id")
     assert (entry.kind, entry.amount, entry.balance_after) == ("host_grant", 1500, 1500)
-    assert entry.note == "Asked for chips: for Friday"
+    assert entry.note_text == "Asked for chips: for Friday"
+    # Said in the reader's language, whatever the host's was (an audit saw a Russian host's words
+    # on an English statement).
+    from django.utils import translation
+
+    with translation.override("ru"):
+        assert entry.note_text == "Просьба о фишках: for Friday"
+    with translation.override("he"):
+        assert entry.note_text.endswith(": for Friday") and "Asked" not in entry.note_text
     # Answered once: a second "Give" (another host, a double tap) gives nothing more.
     with pytest.raises(services.ClubError, match="already been answered"):
         services.chips_request_grant(chip_request=r, by=p.owner)
