@@ -196,7 +196,20 @@ def club_ledger(*, club: Club, user: Any | None = None, limit: int | None = 200)
     rows = list(qs.order_by("-id")[:limit])
     for e in rows:
         e.name = display_name(e.user) if e.user is not None else ""  # type: ignore[attr-defined]
-    return rows
+    return name_tables(rows)
+
+
+def name_tables(entries: list[LedgerEntry]) -> list[LedgerEntry]:
+    """Each entry that belongs to a table gets ``table_name`` (the statements said "table 13"
+    where a player knows the table as "Friday NLH"), in one query."""
+    from django.apps import apps
+
+    ids = {e.table_id for e in entries if e.table_id}
+    table = apps.get_model("tables", "Table")
+    names = dict(table.objects.filter(id__in=ids).values_list("id", "name")) if ids else {}
+    for e in entries:
+        e.table_name = names.get(e.table_id, "") if e.table_id else ""  # type: ignore[attr-defined]
+    return entries
 
 
 # -- Sessions and leaderboards ---------------------------------------------------------------

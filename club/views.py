@@ -80,9 +80,9 @@ class LoginView(auth_views.LoginView):
 @login_required
 def profile(request: HttpRequest) -> HttpResponse:
     profile = services.profile_ensure(user=request.user)
-    entries = list(
+    entries = selectors.name_tables(list(
         LedgerEntry.objects.filter(user=request.user, account="bankroll").order_by("-id")[:STATEMENT_ROWS]
-    )
+    ))
     today = timezone.localdate()
     can_top_up = bool(selectors.top_up_due(profile=profile, top_up_to=services.DAILY_TOP_UP_TO, today=today))
     return render(

@@ -295,6 +295,8 @@ def test_club_table_page_buy_in_from_club_chips_and_404_for_outsiders() -> None:
     res = _client(p.member).post(reverse("table_leave", args=[table.id]), follow=True)
     assert "club chips" in " ".join(_messages(res))
     assert balance(p.club, p.member) == 3000
+    ledger = _client(p.member).get(reverse("club_ledger", args=[p.club.pk])).content.decode()
+    assert ledger.count(f'href="/tables/{table.id}/"><bdi>Den</bdi></a>') == 2  # buy-in and cash-out
     assert _client(p.outsider).post(reverse("table_sit", args=[table.id]), {"buy_in": "100"}).status_code == 404
 
 

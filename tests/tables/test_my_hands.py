@@ -64,7 +64,8 @@ def test_a_player_reads_their_hands_at_every_table_with_their_own_results(client
     # The account page links it; a newcomer reads that they have played nothing yet.
     account = client.get("/accounts/me/").content.decode()
     assert 'href="/accounts/me/hands/"' in account
-    assert f'href="/tables/{holdem.id}/">table {holdem.id}</a>' in account  # a buy-in names its table, linked
+    # A buy-in names its table by its name, linked (it said "table 13" before an audit).
+    assert f'href="/tables/{holdem.id}/"><bdi>{holdem.name}</bdi></a>' in account
     client.force_login(make_user("newcomer"))
     page = client.get("/accounts/me/hands/").content.decode()
     assert "You have not played a hand yet." in page and "<tr data-hand" not in page
