@@ -26,6 +26,24 @@ def clean_name(value: str) -> str:
     return name
 
 
+def name_free(name: str, user_id: int | None = None) -> str:
+    """Refuse a display name another player already has, in any case ("alice" and "Alice"):
+    at a table, and in hand histories, a name is who a player is (found by an audit: anyone
+    could call themselves the club owner's name)."""
+    from django.db.models.functions import Length
+
+    from club.models import Profile
+
+    others = Profile.objects.exclude(user_id=user_id) if user_id is not None else Profile.objects.all()
+    taken = others.filter(display_name__iexact=name).exists()
+    if not taken and not name.isascii():  # SQLite's iexact folds ASCII letters only
+        same_length = others.annotate(n=Length("display_name")).filter(n=len(name)).values_list("display_name", flat=True)
+        taken = any(other.casefold() == name.casefold() for other in same_length)
+    if taken:
+        raise ValidationError(_("Another player already has that name. Choose another."))
+    return name
+
+
 def display_name_field() -> forms.CharField:
     """The name other players see, as sign-up and the account page ask for it."""
     return forms.CharField(
@@ -47,14 +65,18 @@ class SignupForm(UserCreationForm):
         self.order_fields(self.field_order)
 
     def clean_display_name(self) -> str:
-        return clean_name(self.cleaned_data["display_name"])
+        return name_free(clean_name(self.cleaned_data["display_name"]))
 
 
 class DisplayNameForm(forms.Form):
     display_name = display_name_field()
 
+    def __init__(self, *args: Any, user_id: int | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.user_id = user_id
+
     def clean_display_name(self) -> str:
-        return clean_name(self.cleaned_data["display_name"])
+        return name_free(clean_name(self.cleaned_data["display_name"]), self.user_id)
 
 
 def client_ip(request: HttpRequest | None) -> str:

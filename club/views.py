@@ -104,7 +104,7 @@ def rename(request: HttpRequest) -> HttpResponse:
     """Change the name other players see (a GET shows the form; the profile page has it too)."""
     profile = services.profile_ensure(user=request.user)
     if request.method == "POST":
-        form = DisplayNameForm(request.POST)
+        form = DisplayNameForm(request.POST, user_id=request.user.pk)
         if form.is_valid():
             profile = services.profile_rename(user=request.user, display_name=form.cleaned_data["display_name"])
             messages.success(request, _("Your name at the tables is now “%(name)s”.") % {"name": profile.display_name})

@@ -114,7 +114,7 @@ def test_signup_redirects_to_a_safe_next_only(client) -> None:
     assert res["Location"] == "/hand/"
     client.post(reverse("logout"))
     res = client.post(reverse("signup") + "?next=https://evil.example/", {
-        "username": "dana2", "display_name": "Dana", "password1": GOOD_PASSWORD, "password2": GOOD_PASSWORD,
+        "username": "dana2", "display_name": "Dana Two", "password1": GOOD_PASSWORD, "password2": GOOD_PASSWORD,
     })
     assert res["Location"] == reverse("lobby")
 
@@ -388,3 +388,23 @@ def test_a_weak_password_is_refused_in_hebrew_in_the_sites_voice(client) -> None
     errors = " ".join(res.context["form"].errors["password2"])
     assert "הסיסמה קצרה מדי" in errors and "too short" not in errors
     assert "שלך" not in res.content.decode()
+
+
+def test_a_name_another_player_has_is_refused_in_any_case(client) -> None:
+    """Found by an audit: anyone could call themselves the club owner's name, and hand histories
+    show the current name. Sign-up and renaming refuse a name another player has ("alice" for
+    "Alice", Cyrillic case too); keeping one's own name is fine."""
+    res = _signup(client, username="first", display_name="Алиса Ночь")
+    assert res.status_code == 302
+    client.post(reverse("logout"))
+    res = _signup(client, username="second", display_name="  алиса   НОЧЬ ")
+    assert res.status_code == 200 and "Another player already has that name" in res.content.decode()
+    assert not get_user_model().objects.filter(username="second").exists()
+    res = _signup(client, username="second", display_name="Bob Night")
+    assert res.status_code == 302
+    res = client.post(reverse("rename"), {"display_name": "АЛИСА НОЧЬ"})
+    assert res.status_code == 400 and "Another player already has that name" in res.content.decode()
+    assert Profile.objects.get(user__username="second").display_name == "Bob Night"
+    res = client.post(reverse("rename"), {"display_name": "bob night"})  # one's own, another case
+    assert res.status_code == 302
+    assert Profile.objects.get(user__username="second").display_name == "bob night"
