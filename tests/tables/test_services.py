@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+from typing import Any
 
 import pytest
 from django.db.models import Sum
@@ -206,16 +207,15 @@ def test_first_deal_waits_so_a_third_player_can_sit() -> None:
     assert table.next_hand_at is None
 
 
+def _to_the_arrangement(table: Table) -> tuple[Any, Any]:
+    """Three players call or check to the flops: the arrangement begins."""
+    hand, state = _to_the_arrangement(table)
+    return hand, state
+
+
 def test_players_arranging_at_once_do_not_refuse_each_other() -> None:
     table, users = seated_table(n=3)
-    for _ in range(3):  # everyone calls or checks to the flops
-        hand, state = current_state(table)
-        actor = state.actors()[0]
-        kind = "call" if any(la.kind == "call" for la in state.legal_actions(actor)) else "check"
-        table.refresh_from_db()
-        services.table_act(table_id=table.id, user=user_for_index(hand, actor), message={"action": kind, "version": table.version})
-    hand, state = current_state(table)
-    assert state.phase == "arrange"
+    hand, state = _to_the_arrangement(table)
     table.refresh_from_db()
     seen = table.version  # all three look at the same picture and swap at once
     for i in range(3):

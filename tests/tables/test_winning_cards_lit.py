@@ -86,21 +86,17 @@ def test_the_winners_cards_are_lit_and_the_losers_are_plain(game: str) -> None:
     assert lit_somewhere, "some winner's own cards were lit"
 
 
-@pytest.mark.parametrize("seed", range(6))
-def test_a_viewers_own_cards_are_lit_only_with_the_hand_the_board_lights(seed: int, monkeypatch: Any) -> None:
-    """Found by an audit: under a board lit with the winner's straight, a loser's own four lit
-    their pair, and a player who had folded still read their hand's name. Now the viewer's cards
-    under a board are lit only when they are (part of) its winning hand; a lost board names their
-    hand unlit; a folded hand shows its cards with no name and nothing lit."""
+def _showdown_after_a_fold(game: str, seed: int, monkeypatch: Any) -> tuple[Any, Any, Any, int]:
+    """Three players, a seeded deck: the first to act folds, the other two check and call to the
+    showdown. The table, the finished hand, its state and the folder's engine seat."""
     import random
 
     from tables import services
-    from tables.presenter import _pp_boards
     from tests.tables.helpers import user_for_index
 
     decks = random.Random(seed)
     monkeypatch.setattr(services.secrets, "SystemRandom", lambda: random.Random(decks.random()))
-    table, _users = seated_table(n=3)
+    table, _users = seated_table(n=3, game=game)
     hand, state = current_state(table)
     folder = state.actors()[0]
     table.refresh_from_db()
@@ -108,6 +104,18 @@ def test_a_viewers_own_cards_are_lit_only_with_the_hand_the_board_lights(seed: i
     play_passively(table)
     done, final = current_state(table)
     assert done.number == hand.number and final.result is not None
+    return table, done, final, folder
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_viewers_own_cards_are_lit_only_with_the_hand_the_board_lights(seed: int, monkeypatch: Any) -> None:
+    """Found by an audit: under a board lit with the winner's straight, a loser's own four lit
+    their pair, and a player who had folded still read their hand's name. Now the viewer's cards
+    under a board are lit only when they are (part of) its winning hand; a lost board names their
+    hand unlit; a folded hand shows its cards with no name and nothing lit."""
+    from tables.presenter import _pp_boards
+
+    _table, _done, final, folder = _showdown_after_a_fold("PP", seed, monkeypatch)
     names = {i: f"p{i}" for i in range(3)}
     for i in range(3):
         rows = _pp_boards(final.view_for(i), names)
@@ -124,21 +132,9 @@ def test_a_viewers_own_cards_are_lit_only_with_the_hand_the_board_lights(seed: i
 
 @pytest.mark.parametrize("seed", range(6))
 def test_holdem_the_viewers_own_cards_follow_the_same_rule(seed: int, monkeypatch: Any) -> None:
-    import random
-
-    from tables import services
     from tests.tables.helpers import user_for_index
 
-    decks = random.Random(seed)
-    monkeypatch.setattr(services.secrets, "SystemRandom", lambda: random.Random(decks.random()))
-    table, _users = seated_table(n=3, game="NT")
-    hand, state = current_state(table)
-    folder = state.actors()[0]
-    table.refresh_from_db()
-    services.table_act(table_id=table.id, user=user_for_index(hand, folder), message={"action": "fold", "version": table.version})
-    play_passively(table)
-    done, final = current_state(table)
-    assert done.number == hand.number and final.result is not None
+    table, done, final, folder = _showdown_after_a_fold("NT", seed, monkeypatch)
     winners = {w["seat"] for p in final.result.to_json()["pots"] for b in p["boards"] for w in b["winners"]}
     for i in range(3):
         html = str(selectors.table_snapshot(table_id=table.id, user=user_for_index(done, i))["html"])
