@@ -209,7 +209,14 @@ def test_first_deal_waits_so_a_third_player_can_sit() -> None:
 
 def _to_the_arrangement(table: Table) -> tuple[Any, Any]:
     """Three players call or check to the flops: the arrangement begins."""
-    hand, state = _to_the_arrangement(table)
+    for _ in range(3):
+        hand, state = current_state(table)
+        actor = state.actors()[0]
+        kind = "call" if any(la.kind == "call" for la in state.legal_actions(actor)) else "check"
+        table.refresh_from_db()
+        services.table_act(table_id=table.id, user=user_for_index(hand, actor), message={"action": kind, "version": table.version})
+    hand, state = current_state(table)
+    assert state.phase == "arrange"
     return hand, state
 
 
@@ -264,14 +271,7 @@ def test_the_arrangement_note_asks_only_those_still_arranging() -> None:
     from tables import selectors
 
     table, users = seated_table(n=3)
-    for _ in range(3):
-        hand, state = current_state(table)
-        actor = state.actors()[0]
-        kind = "call" if any(la.kind == "call" for la in state.legal_actions(actor)) else "check"
-        table.refresh_from_db()
-        services.table_act(table_id=table.id, user=user_for_index(hand, actor), message={"action": kind, "version": table.version})
-    hand, state = current_state(table)
-    assert state.phase == "arrange"
+    hand, state = _to_the_arrangement(table)
 
     def note(i: int) -> str:
         html = selectors.table_snapshot(table_id=table.id, user=user_for_index(hand, i))["html"]
