@@ -17,16 +17,17 @@ from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+ASKED_NOTE = "chip-request:"  # a ledger note's mark: a grant that answered a member's chip request
+
 
 def ledger_note(note: str) -> str:
     """A ledger entry's note as the reader reads it: a grant that answered a chip request is
-    stored as ``club.services.ASKED_NOTE`` and the member's words, and said here in the page's
+    stored as ``ASKED_NOTE`` and the member's words, and said here in the page's
     language; any other note (a host's reason) as written."""
     from django.utils.translation import gettext
 
-    mark = "chip-request:"
-    if note.startswith(mark):
-        words = note[len(mark):]
+    if note.startswith(ASKED_NOTE):
+        words = note[len(ASKED_NOTE):]
         return gettext("Asked for chips") + (f": {words}" if words else "")
     return note
 

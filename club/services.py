@@ -19,6 +19,7 @@ from django.utils.translation import gettext as _
 
 from club import selectors
 from club.models import (
+    ASKED_NOTE,
     ChipRequest,
     Club,
     ClubInvite,
@@ -36,11 +37,11 @@ from club.ports import tables_port
 
 STARTING_BANKROLL = getattr(settings, "STARTING_BANKROLL", 20_000)
 DAILY_TOP_UP_TO = getattr(settings, "DAILY_TOP_UP_TO", 5_000)
-ASKED_NOTE = "chip-request:"  # a ledger note's mark: a grant that answered a member's request
 
 
-def _chips(n: int) -> str:
-    """Chips in a message as the table writes them ("5,000"; Russian "5 000")."""
+def chips_text(n: int) -> str:
+    """Chips in a message as the table writes them ("5,000"; Russian "5 000"; grouped in Hebrew
+    too, where Django's number format does not group)."""
     from tables.templatetags.table_cards import chips
 
     return chips(int(n))
@@ -541,7 +542,7 @@ def club_chips_take(*, club: Club, by: Any, user: Any, amount: int, reason: str)
         if target is None:
             raise ClubError(_("That person is not a member of this club."))
         if target.balance < amount:
-            raise ClubError(_("The member has %(have)s club chips; you cannot take %(amount)s.") % {"have": _chips(target.balance), "amount": _chips(amount)})
+            raise ClubError(_("The member has %(have)s club chips; you cannot take %(amount)s.") % {"have": chips_text(target.balance), "amount": chips_text(amount)})
         return _club_change(membership=target, amount=-amount, kind=LedgerEntry.Kind.HOST_TAKE, note=reason)
 
 
@@ -554,7 +555,7 @@ def club_chips_to_table(*, club_id: int, user: Any, amount: int, table_id: int) 
     if m is None:
         raise ChipsError(_("Only members of this club can do that."))
     if m.balance < amount:
-        raise ChipsError(_("You have %(have)s club chips; the buy-in is %(amount)s.") % {"have": _chips(m.balance), "amount": _chips(amount)})
+        raise ChipsError(_("You have %(have)s club chips; the buy-in is %(amount)s.") % {"have": chips_text(m.balance), "amount": chips_text(amount)})
     _club_change(membership=m, amount=-amount, kind=LedgerEntry.Kind.BUY_IN, table_id=table_id)
     LedgerEntry.objects.create(
         user=user, club_id=club_id, kind=LedgerEntry.Kind.BUY_IN, account=f"table:{table_id}", amount=amount,

@@ -55,10 +55,9 @@ SESSION_TARGET = "session-results"
 
 
 def _chips(n: int) -> str:
-    """As the table draws chips (grouped in Hebrew too, where Django's format does not group)."""
-    from tables.templatetags.table_cards import chips
+    from club.services import chips_text
 
-    return chips(int(n))
+    return chips_text(n)
 
 
 def _htmx_target(request: HttpRequest) -> str | None:

@@ -30,10 +30,9 @@ DEFAULT_BUY_IN_BB = 100
 
 
 def _chips(n: int) -> str:
-    """As the table draws chips (grouped in Hebrew too, where Django's format does not group)."""
-    from tables.templatetags.table_cards import chips
+    from club.services import chips_text
 
-    return chips(int(n))
+    return chips_text(n)
 
 
 # ---------------------------------------------------------------------------------------------
