@@ -212,6 +212,7 @@ class SeatRow:
     post_bb: bool = False  # ... or posts a big blind to come in sooner
     net: Any = None
     hands: list[list[dict[str, Any]]] = field(default_factory=list)
+    boards_won: set[int] = field(default_factory=set)  # Patch-Patch: the boards (1-3) this seat won a share of
     hole: list[dict[str, Any]] = field(default_factory=list)  # a flop or draw hand shown at showdown
     up: list[dict[str, Any]] = field(default_factory=list)  # stud: face-up cards (public)
     down: list[dict[str, Any]] = field(default_factory=list)  # stud: {"hidden": True} = face down
@@ -279,6 +280,7 @@ def present(*, view: dict[str, Any] | None, seats: list[dict[str, Any]], players
                     row.net = _Units(view["result"]["net"][i], view["result"]["net_display"][i])
             if p.get("hands") and p.get("shown"):
                 row.hands = [pictures(h["cards"], used=_lit(won.get((i, b)), h["cards"])) for b, h in enumerate(p["hands"])]
+                row.boards_won = {b + 1 for b in range(len(p["hands"])) if won.get((i, b))}
             family = view.get("family", "pp")
             if view.get("variant") == "BB" and p.get("showing") and not p["folded"] and view["phase"] != "over":
                 row.showing = category_name(p["showing"])

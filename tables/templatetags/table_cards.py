@@ -259,11 +259,20 @@ def seat_list(rows: Any, phase: str = "", bb: Any = None) -> SafeString:
             drew = ngettext("drew %(n)s card", "drew %(n)s cards", s.drawn) % {"n": s.drawn}
             parts.append(f'<span class="seat__drawn muted">{drew}</span>\n')
         if s.hands:
-            shown = "".join(f'<div class="shown-hand"><span class="muted">{i}</span>{card_row(h, size="small")}</div>'
+            shown = "".join(f'<div class="shown-hand">{_row_number(i, i in s.boards_won)}{card_row(h, size="small")}</div>'
                             for i, h in enumerate(s.hands, 1))
             parts.append(f'<div class="seat__shown">{shown}</div>\n')
         parts.append("</li>\n")
     return mark_safe("".join(parts))  # noqa: S308 - names and amounts are escaped; labels are ours
+
+
+def _row_number(n: int, won: bool) -> str:
+    """The board number beside a Patch-Patch seat's shown four: a gold mark on a board the seat
+    won (all of it or a share), so a phone shows who took which board without the boards below."""
+    if not won:
+        return f'<span class="shown-hand__no muted">{n}</span>'
+    title = _t("Won board %(n)s") % {"n": n}
+    return f'<span class="shown-hand__no is-won" title="{title}" aria-label="{title}">{n}</span>'
 
 
 @register.simple_tag

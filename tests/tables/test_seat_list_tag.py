@@ -39,7 +39,7 @@ LOOP = """      {% for s in seat_rows %}
           {% if s.up or s.down %}<div class="seat__stud" dir="ltr"><div class="seat__down">{% card_row s.down size="small" %}</div>{% card_row s.up size="small" %}</div>{% endif %}
           {% if s.hole %}<div class="seat__hole">{% card_row s.hole size="small" %}</div>{% endif %}
           {% if s.drawn is not None %}<span class="seat__drawn muted">{% blocktranslate count n=s.drawn %}drew {{ n }} card{% plural %}drew {{ n }} cards{% endblocktranslate %}</span>{% endif %}
-          {% if s.hands %}<div class="seat__shown">{% for h in s.hands %}<div class="shown-hand"><span class="muted">{{ forloop.counter }}</span>{% card_row h size="small" %}</div>{% endfor %}</div>{% endif %}
+          {% if s.hands %}<div class="seat__shown">{% for h in s.hands %}<div class="shown-hand">{% if forloop.counter in s.boards_won %}{% blocktranslate with n=forloop.counter asvar won %}Won board {{ n }}{% endblocktranslate %}<span class="shown-hand__no is-won" title="{{ won }}" aria-label="{{ won }}">{{ forloop.counter }}</span>{% else %}<span class="shown-hand__no muted">{{ forloop.counter }}</span>{% endif %}{% card_row h size="small" %}</div>{% endfor %}</div>{% endif %}
         {% endif %}
       </li>
       {% endfor %}
@@ -99,7 +99,8 @@ def test_rare_rows(lang: str) -> None:
         SeatRow(no=1, name='<b>"Long & odd" name</b>' * 3, empty=False, me=True, stack=1500, bet=40, acting=True,
                 button=True, small_blind=True, net=0, showing="One pair", opener=True, drawn=1),
         SeatRow(no=2, name="Dana", empty=False, stack=0, folded=True, big_blind=True, net=-30, drawn=3,
-                hands=[_pics("Ah", "Kd", "Qc", "Js"), _pics("2h", "3d", "4c", "5s")], hole=_pics("Th", "9h")),
+                hands=[_pics("Ah", "Kd", "Qc", "Js"), _pics("2h", "3d", "4c", "5s")], hole=_pics("Th", "9h"),
+                boards_won={2}),
         SeatRow(no=3, name="Eli", empty=False, stack="-2 1/3", all_in=True, net=_Units("7/3", "+2 1/3"),
                 up=_pics("As", "Ks"), down=[{"hidden": True}, _pics("Qs")[0]]),
         SeatRow(no=4, name="Fay", empty=False, arranged=True, sitting_out=True, net=12),
@@ -113,6 +114,8 @@ def test_rare_rows(lang: str) -> None:
                 html = _same({"seat_rows": rows, "phase": phase, "bb": bb})
         assert "&lt;b&gt;" in html and "<b>" not in html
         assert html.count('class="seat__bank"') == 1  # Ira's, who took time; not seat 1's, acting without
+        assert html.count('class="shown-hand__no is-won"') == 1  # Dana's board 2
+        assert html.count('class="shown-hand__no muted"') == 1
 
 
 @pytest.mark.django_db(transaction=True)
@@ -134,6 +137,11 @@ def test_every_step_of_a_hand_for_every_viewer(game: str) -> None:
                     if context.get("boards"):
                         html = _same_boards({"boards": context["boards"], "arranging": context.get("arranging")})
                         boards_seen.add("board__results" in html)
+                        # A shown four's number is marked on each board its seat won a share of.
+                        for row in context["seat_rows"]:
+                            if row.hands:
+                                assert row.boards_won == {b.index for b in context["boards"]
+                                                          if any(w["name"] == row.name for w in b.results)}
                     checked += 1
         if not act_once(table, rng, passive=game == "PP"):
             break
