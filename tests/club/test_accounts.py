@@ -125,7 +125,12 @@ def test_signup_redirects_to_a_safe_next_only(client) -> None:
 
 def test_login_and_logout(client) -> None:
     _user()
-    assert "Log in" in client.get(reverse("login")).content.decode()
+    page = client.get(reverse("login")).content.decode()
+    assert "Log in" in page
+    assert "Forgot your password?" in page and "no reset link" in page  # and who to ask
+    client.cookies["lang"] = "ru"
+    assert "Забыли пароль?" in client.get(reverse("login")).content.decode()
+    client.cookies["lang"] = "en"
     res = _login(client, "erez", GOOD_PASSWORD)
     assert res.status_code == 302
     assert _logged_in(client)
