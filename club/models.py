@@ -243,7 +243,7 @@ class ClubSession(models.Model):
     def pot_limit(self) -> int | None:
         """The number of completed pots that ends the session, or None for a manual end."""
         kind, _sep, n = self.end_rule.partition(":")
-        return int(n) if kind == "pots" and n.isdigit() else None
+        return int(n) if kind == "pots" and n.isascii() and n.isdigit() and len(n) <= 4 else None
 
 
 class ClubSessionResult(models.Model):

@@ -583,7 +583,7 @@ def _check_end_rule(rule: str) -> str:
     if rule == "manual":
         return rule
     kind, _sep, n = rule.partition(":")
-    if kind == "pots" and n.isdigit() and 1 <= int(n) <= MAX_SESSION_POTS:
+    if kind == "pots" and n.isascii() and n.isdigit() and len(n) <= 4 and 1 <= int(n) <= MAX_SESSION_POTS:
         return f"pots:{int(n)}"
     raise ClubError(_("A session ends by hand or after a number of pots."))
 

@@ -501,7 +501,7 @@ def club_ledger(request: HttpRequest, club_id: int) -> HttpResponse:
     who: Any = request.user
     if membership.is_host:
         raw = request.GET.get("member", "")
-        who = get_user_model().objects.filter(pk=int(raw)).first() if raw.isdigit() else None
+        who = get_user_model().objects.filter(pk=int(raw)).first() if raw.isascii() and raw.isdigit() and len(raw) <= 18 else None
         context["members"] = selectors.club_members(club=club)
         context["member_filter"] = who.pk if who is not None else None
     context["entries"] = selectors.club_ledger(club=club, user=who)
@@ -570,7 +570,7 @@ def club_ledger_csv(request: HttpRequest, club_id: int) -> HttpResponse:
     who: Any = request.user
     if membership.is_host:
         raw = request.GET.get("member", "")
-        who = get_user_model().objects.filter(pk=int(raw)).first() if raw.isdigit() else None
+        who = get_user_model().objects.filter(pk=int(raw)).first() if raw.isascii() and raw.isdigit() and len(raw) <= 18 else None
     entries = selectors.club_ledger(club=club, user=who, limit=None)
     entries.reverse()
     header = [_("When"), _("Member"), _("What"), _("Table"), _("Note"), _("Chips"), _("Balance")]

@@ -28,7 +28,6 @@ import hashlib
 import hmac
 import random
 import secrets
-import tomllib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -170,12 +169,9 @@ def verify_phh(text: str) -> Verification:
     whose card and salt were revealed. Raises ``ValueError`` (a ``RulesError`` for a bad history)
     when the file cannot be read at all.
     """
-    from rules_engine.notation import HistoryError, parse_phh
+    from rules_engine.notation import HistoryError, load_toml, parse_phh
 
-    try:
-        fields = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise HistoryError(f"not a TOML hand history: {exc}") from None
+    fields = load_toml(text, "not a TOML hand history")
     commitment = fields.get(COMMITMENT_FIELD)
     leaves = fields.get(LEAVES_FIELD)
     raw = fields.get(REVEAL_FIELD)

@@ -183,9 +183,15 @@ def _is_player_number(value: object, n: int) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= n
 
 
+def _whole(text: str) -> bool:
+    """An amount as a history writes one: ASCII digits ("²" and "٣" are digits to Python, and
+    ``int`` refuses the first), short enough for ``int`` (over 4,300 digits it raises)."""
+    return text.isascii() and text.isdigit() and len(text) <= 30
+
+
 def _player(actor: str, n: int, where: str) -> int:
     """``p2`` -> 1 (0-based PHH index)."""
-    if len(actor) < 2 or actor[0] != "p" or not actor[1:].isdigit():
+    if len(actor) < 2 or actor[0] != "p" or not (actor[1:].isascii() and actor[1:].isdigit() and len(actor) <= 4):
         raise _fail(where, f"{actor!r} is not a player (p1 to p{n}) or the dealer (d)")
     k = int(actor[1:])
     if not 1 <= k <= n:
@@ -414,7 +420,7 @@ class PatchPatchNotation(VariantNotation):
                 kind = "check" if any(la.kind == "check" for la in legal) else "call"
                 action = Action(seat, kind, timeout=line.timeout)
             elif verb == "cbr":
-                if len(line.args) != 1 or not line.args[0].isdigit():
+                if len(line.args) != 1 or not _whole(line.args[0]):
                     raise _fail(line.where, "write 'pN cbr AMOUNT' with a whole number (raise-to)")
                 to = int(line.args[0])
                 match = [la for la in legal if la.kind in ("bet_pot", "raise_pot", "all_in")]
@@ -798,7 +804,7 @@ class BaseballNotation(VariantNotation):
                 kind = "check" if any(la.kind == "check" for la in legal) else "call"
                 action = Action(seat, kind, timeout=timeout)
             elif verb == "cbr":
-                if len(line.args) != 1 or not line.args[0].isdigit():
+                if len(line.args) != 1 or not _whole(line.args[0]):
                     raise _fail(line.where, "write 'pN cbr AMOUNT' with a whole number (raise-to)")
                 to = int(line.args[0])
                 match = [la for la in state.legal_actions(seat) if la.kind in ("bet", "raise")]
@@ -1433,7 +1439,7 @@ class ClassicNotation(VariantNotation):
                     raise _fail(line.where, "pb takes no amount")
                 action = Action(seat, "bring_in", timeout=line.timeout)
             elif verb == "cbr":
-                if len(line.args) != 1 or not line.args[0].isdigit():
+                if len(line.args) != 1 or not _whole(line.args[0]):
                     raise _fail(line.where, "write 'pN cbr AMOUNT' with a whole number (the raise-to total)")
                 to = int(line.args[0])
                 kind = None
@@ -1689,11 +1695,20 @@ def _dump_toml(data: Mapping[str, Any]) -> str:
 # -- public functions -------------------------------------------------------------------------
 
 
-def _load(text: str) -> tuple[VariantNotation, dict[str, Any], list[Line]]:
+def load_toml(text: str, what: str) -> dict[str, Any]:
+    """The fields of a history's TOML; :class:`HistoryError` (``what: why``) when it is not TOML,
+    or nests arrays or tables so deep that the reader runs out of stack (``[[[[...`` thousands
+    deep is still valid TOML: a few kilobytes of it reached a RecursionError, found by fuzzing)."""
     try:
-        fields = tomllib.loads(text)
+        return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise HistoryError(f"the history is not valid TOML: {exc}") from None
+        raise HistoryError(f"{what}: {exc}") from None
+    except RecursionError:
+        raise HistoryError(f"{what}: its arrays or tables are nested too deep") from None
+
+
+def _load(text: str) -> tuple[VariantNotation, dict[str, Any], list[Line]]:
+    fields = load_toml(text, "the history is not valid TOML")
     variant = fields.get("variant")
     if not isinstance(variant, str):
         raise HistoryError("the history has no variant (e.g. variant = \"PP\")")
@@ -1787,10 +1802,7 @@ def split_phhs(text: str) -> list[tuple[str, str]] | None:
     """The hands of a ``.phhs`` file as ``(name, PHH text)``, in the file's order; ``None`` when
     the text is a single hand's history (it has its fields at the top). Raises
     :class:`HistoryError` for text that is not TOML, or a file of hands with something else in it."""
-    try:
-        fields = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise HistoryError(f"the history is not valid TOML: {exc}") from None
+    fields = load_toml(text, "the history is not valid TOML")
     if "variant" in fields or "actions" in fields or not fields:
         return None
     hands = []

@@ -89,7 +89,7 @@ def present(table_id: int) -> set[int]:
     for member in members:
         text = member.decode() if isinstance(member, bytes) else str(member)
         head = text.split(":", 1)[0]
-        if head.isdigit():
+        if head.isascii() and head.isdigit():
             out.add(int(head))
     return out
 

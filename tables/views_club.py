@@ -164,7 +164,7 @@ def _on_player(request: HttpRequest, table_id: int, call: Any, done: Any) -> Htt
     ``done(result)`` says what happened."""
     table = _hosted_table(request, table_id)
     raw = request.POST.get("user", "")
-    if not raw.isdigit():
+    if not (raw.isascii() and raw.isdigit() and len(raw) <= 18):  # "²" and 10**30 are no user id
         messages.error(request, _("Choose a player."))
         return _back(table.id)
     try:
@@ -248,7 +248,7 @@ def table_host_game(request: HttpRequest, table_id: int) -> HttpResponseRedirect
 def _minutes(request: HttpRequest) -> int:
     """The form's "every N minutes" (0: stop); -1 for anything that is not a small number."""
     raw = request.POST.get("minutes", "")
-    return int(raw) if raw.isdigit() and len(raw) < 4 else -1
+    return int(raw) if raw.isascii() and raw.isdigit() and len(raw) < 4 else -1
 
 
 @require_POST

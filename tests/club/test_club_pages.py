@@ -144,6 +144,10 @@ def test_host_gives_and_takes_chips_with_a_reason_and_members_see_their_statemen
     assert "host&#x27;s own" in everyone and "pizza" in everyone
     only = host.get(reverse("club_ledger", args=[p.club.pk]) + f"?member={p.host.pk}").content.decode()
     assert "host&#x27;s own" in only and "pizza" not in only
+    for odd in ("²", "9" * 30, "x"):  # not a member: the whole ledger, no server error
+        for name in ("club_ledger", "club_ledger_csv"):
+            res = host.get(reverse(name, args=[p.club.pk]) + f"?member={odd}")
+            assert res.status_code == 200
 
 
 def test_roles_and_removal_from_the_members_page() -> None:

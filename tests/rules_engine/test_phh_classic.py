@@ -181,6 +181,14 @@ def nt(*lines: str, **swap: str) -> str:
         (nt("p3 f", "p1 f").replace("actions", 'finishing_stacks = [1, 2, 3]\nactions'), IllegalAction, "finishing_stacks"),
         (nt().replace('"d dh p2 QcQd"', '"d dh p2 AhQd"'), HistoryError, "repeat a card"),
         (nt().replace('"d dh p1 AhKh"', '"d dh p1 AhKhQh"'), HistoryError, "dealt 2 cards"),
+        # Digits Python reads as digits but int() does not ("²"), and numbers too long for int():
+        # refused as any other bad line (found by fuzzing: they escaped as a ValueError).
+        (nt("p² cc"), HistoryError, "not a player"),
+        (nt("p3 cbr ²0"), HistoryError, "whole number"),
+        (nt("p3 cbr " + "9" * 5000), HistoryError, "whole number"),
+        # Thousands of nested brackets are valid TOML that runs the reader out of stack.
+        ("a = " + "[" * 5000 + "]" * 5000, HistoryError, "nested too deep"),
+        ("a = " + "{b = " * 3000 + "1" + "}" * 3000, HistoryError, "nested too deep"),
     ],
 )
 def test_malformed_or_illegal_histories(text: str, error: type[RulesError], message: str) -> None:

@@ -80,6 +80,7 @@ def test_cli_replays_and_verifies_every_hand(tmp_path: Path, capsys: pytest.Capt
     ("[1]\nvariant = \"NT\"\n[[2]]\nx = 1\n", "neither a hand"),
     ("not toml at all [", "not valid TOML"),
     ("stray = 1\n[1]\nvariant = \"NT\"\n", "neither a hand"),
+    ("a = " + "[" * 5000 + "]" * 5000, "nested too deep"),
 ])
 def test_a_bad_file_of_hands_is_one_line_on_stderr_and_prints_nothing(tmp_path: Path, content: str, message: str) -> None:
     path = tmp_path / "bad.phhs"

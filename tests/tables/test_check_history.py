@@ -78,6 +78,11 @@ def test_hostile_histories_get_clear_errors_never_a_crash(client: Client) -> Non
     res = client.post("/hands/check/", {"file": binary})
     assert res.status_code == 400 and "UTF-8" in res.content.decode()
     assert client.post("/hands/check/", {}).status_code == 400
+    # Valid TOML nested thousands deep (a fuzzer's find: it ran the reader out of stack).
+    for deep in ("a = " + "[" * 5000 + "]" * 5000, "a = " + "{b = " * 3000 + "1" + "}" * 3000,
+                 "[1]\n" + text.replace("actions", "x = " + "[" * 5000 + "]" * 5000 + "\nactions", 1)):
+        res = client.post("/hands/check/", {"text": deep})
+        assert res.status_code == 400 and "nested too deep" in res.content.decode()
 
 
 def test_a_file_of_several_hands_is_checked_hand_by_hand(client: Client) -> None:

@@ -208,6 +208,11 @@ async def test_private_table_refuses_strangers() -> None:
     missing = WebsocketCommunicator(application, "/ws/tables/999999/", headers=[(b"origin", b"http://testserver")])
     connected, _ = await missing.connect()
     assert not connected
+    # Addresses with no route are refused as plainly (Channels raised "No route found" for each).
+    for path in ("/ws/tables/-1/", "/ws/tables/x/", "/ws/nothing/", "/tables/1/"):
+        nowhere = WebsocketCommunicator(application, path, headers=[(b"origin", b"http://testserver")])
+        connected, _ = await nowhere.connect()
+        assert not connected, path
 
 
 async def test_other_origins_are_refused(three_handed: Any) -> None:

@@ -140,3 +140,9 @@ def test_the_host_stands_a_player_up_and_their_chips_go_home() -> None:
         hosting.table_host_stand_up(table_id=table.id, by=host, user_id=quiet.pk)
     junk = client.post(reverse("table_host_stand_up", args=[table.id]), {"user": "x"}, follow=True).content.decode()
     assert "Choose a player." in junk
+    # A digit to Python that int() refuses, and an id no database column holds (fuzzing's finds:
+    # both were a server error).
+    for odd in ("²", "9" * 30):
+        for name in ("table_host_stand_up", "table_host_sit_out"):
+            res = client.post(reverse(name, args=[table.id]), {"user": odd}, follow=True)
+            assert res.status_code == 200 and "Choose a player." in res.content.decode()
