@@ -169,9 +169,11 @@ def club_request_join(request: HttpRequest, club_id: int) -> HttpResponseRedirec
     if not request.user.is_authenticated:
         return redirect(f"{reverse('login')}?{urlencode({'next': reverse('club_home', args=[club.pk])})}")
     form = JoinRequestForm(request.POST)
-    message = form.cleaned_data["message"] if form.is_valid() else ""
+    if not form.is_valid():  # a message too long, or with a NUL: said, not dropped (found by probing)
+        messages.error(request, _form_refusal(form))
+        return redirect("club_home", club_id=club.pk)
     try:
-        services.club_request_join(club=club, user=request.user, message=message)
+        services.club_request_join(club=club, user=request.user, message=form.cleaned_data["message"])
     except services.ClubError as exc:
         _refused(request, exc)
     else:
@@ -225,7 +227,7 @@ def chips_ask(request: HttpRequest, club_id: int) -> HttpResponseRedirect:
     _member(request, club)
     form = ChipRequestForm(request.POST)
     if not form.is_valid():
-        messages.error(request, " ".join(str(e) for errors in form.errors.values() for e in errors))
+        messages.error(request, _form_refusal(form))
         return _back(request, club)
     try:
         services.chips_request(club=club, user=request.user, amount=form.cleaned_data["amount"],
@@ -261,6 +263,18 @@ def chips_answer(request: HttpRequest, club_id: int, request_id: int, answer: st
     return _back(request, club)
 
 
+def _form_refusal(form: Any) -> str:
+    """What is wrong with a form posted from a box on a page, one field at a time and named by its
+    label ("Chips: Ensure this value is greater than or equal to 1."): the page shows it as a
+    message, not beside the field."""
+    parts = []
+    for name, errors in form.errors.items():
+        field = form.fields.get(name)
+        label = f"{field.label}: " if field is not None and field.label else ""
+        parts.extend(f"{label}{e}" for e in errors)
+    return " ".join(parts)
+
+
 def _target_user(user_id: int) -> Any:
     return get_object_or_404(get_user_model(), pk=user_id)
 
@@ -273,7 +287,7 @@ def member_chips(request: HttpRequest, club_id: int, user_id: int) -> HttpRespon
     user = _target_user(user_id)
     form = ChipsForm(request.POST)
     if not form.is_valid():
-        messages.error(request, _("Give a whole number of chips and a reason."))
+        messages.error(request, _form_refusal(form))
         return redirect("club_members", club_id=club.pk)
     data = form.cleaned_data
     call = services.club_chips_grant if data["direction"] == "grant" else services.club_chips_take
@@ -360,7 +374,7 @@ def game_night_schedule(request: HttpRequest, club_id: int) -> HttpResponseRedir
     _host(request, club)
     form = GameNightForm(request.POST)
     if not form.is_valid():
-        messages.error(request, " ".join(str(e) for errors in form.errors.values() for e in errors))
+        messages.error(request, _form_refusal(form))
         return redirect("club_home", club_id=club.pk)
     try:
         night = services.game_night_schedule(club=club, by=request.user, **form.cleaned_data)

@@ -235,7 +235,9 @@ def table_host_game(*, table_id: int, by: Any, game: Any) -> str:
             raise TableError(_("This table is closed."))
         if table.game == "BB":
             raise TableError(_("A Baseball table keeps its game: its sessions and units belong to it."))
-        if not isinstance(game, str) or game not in games_for(table):
+        if not isinstance(game, str) or game not in LIVE_GAMES or game == "BB":
+            raise TableError(_("Choose a game from the list."))  # "", "XX": not a seat count's fault
+        if game not in games_for(table):
             raise TableError(_("This table cannot deal that game (it does not seat as many players)."))
         if game == (table.next_game or table.game):
             raise TableError(_("That game is already the one dealt next."))
@@ -402,7 +404,7 @@ def table_seat_request(*, table_id: int, user: Any, buy_in: int) -> SeatRequest:
         if table.game == "BB":  # play units: nothing is bought in (tables.baseball)
             low, high = 0, 0
         if not isinstance(buy_in, int) or isinstance(buy_in, bool) or not low <= buy_in <= high:
-            raise TableError(_("The buy-in here is between %(low)s and %(high)s chips.") % {"low": low, "high": high})
+            raise TableError(_("The buy-in here is between %(low)s and %(high)s chips.") % {"low": club_services.chips_text(low), "high": club_services.chips_text(high)})
         if Seat.objects.filter(table=table, user=user).exists():
             raise TableError(_("You already have a seat at this table."))
         req, created = SeatRequest.objects.get_or_create(
@@ -415,13 +417,24 @@ def table_seat_request(*, table_id: int, user: Any, buy_in: int) -> SeatRequest:
     return req
 
 
-@services.retry_when_busy
-def table_seat_request_approve(*, request_id: int, by: Any) -> Seat:
-    """Seat the player who asked, with the buy-in they asked for."""
+def _seat_request(request_id: int, by: Any, table_id: int | None) -> SeatRequest:
+    """A seat request for a host of its table to answer. With ``table_id`` (the page it was
+    answered on) the host is checked first and the request must be that table's: a member who
+    is not a host, or an id from elsewhere, learns nothing about other requests (found by
+    probing: "already answered" came before "hosts only", for any id)."""
+    if table_id is not None:
+        _host_table(table_id, by)
     req = SeatRequest.objects.filter(id=request_id).first()
-    if req is None:
-        raise TableError(_("This request has already been answered."))
+    if req is None or (table_id is not None and req.table_id != table_id):
+        raise TableError(_("There is no such request."))
     _host_table(req.table_id, by)
+    return req
+
+
+@services.retry_when_busy
+def table_seat_request_approve(*, request_id: int, by: Any, table_id: int | None = None) -> Seat:
+    """Seat the player who asked, with the buy-in they asked for."""
+    req = _seat_request(request_id, by, table_id)
     with transaction.atomic():
         services._lock_table(req.table_id)  # the table first, as every table writer does
         req = SeatRequest.objects.select_for_update().get(id=request_id)
@@ -435,11 +448,8 @@ def table_seat_request_approve(*, request_id: int, by: Any) -> Seat:
 
 
 @services.retry_when_busy
-def table_seat_request_decline(*, request_id: int, by: Any) -> None:
-    req = SeatRequest.objects.filter(id=request_id).first()
-    if req is None:
-        raise TableError(_("This request has already been answered."))
-    _host_table(req.table_id, by)
+def table_seat_request_decline(*, request_id: int, by: Any, table_id: int | None = None) -> None:
+    req = _seat_request(request_id, by, table_id)
     with transaction.atomic():
         table = services._lock_table(req.table_id)
         req = SeatRequest.objects.select_for_update().get(id=request_id)

@@ -268,7 +268,7 @@ def table_take_seat(
         if not isinstance(buy_in, int) or isinstance(buy_in, bool):
             raise TableError(_("The buy-in must be a whole number of chips."))
         if not units and not low <= buy_in <= high:
-            raise TableError(_("The buy-in here is between %(low)s and %(high)s chips.") % {"low": low, "high": high})
+            raise TableError(_("The buy-in here is between %(low)s and %(high)s chips.") % {"low": club_services.chips_text(low), "high": club_services.chips_text(high)})
         seats = list(Seat.objects.filter(table=table))
         if any(s.user_id == user.pk for s in seats):
             raise TableError(_("You already have a seat at this table."))
@@ -384,10 +384,10 @@ def table_add_chips(*, table_id: int, user: AbstractBaseUser, amount: int) -> in
         high = table.max_buy_in_bb * table.big_blind
         room = high - int(seat.stack)
         if room <= 0:
-            raise TableError(_("Your stack has already reached this table's most, %(high)s chips.") % {"high": high})
+            raise TableError(_("Your stack has already reached this table's most, %(high)s chips.") % {"high": club_services.chips_text(high)})
         if not 1 <= amount <= room:
             raise TableError(_("You can add up to %(room)s chips here: a stack holds at most %(high)s.")
-                             % {"room": room, "high": high})
+                             % {"room": club_services.chips_text(room), "high": club_services.chips_text(high)})
         _chips_to_table(table, user, amount)
         seat.stack += amount
         seat.save(update_fields=["stack"])

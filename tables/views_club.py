@@ -387,7 +387,7 @@ def table_seat_request_answer(request: HttpRequest, table_id: int, request_id: i
         raise Http404
     call = hosting.table_seat_request_approve if answer == "approve" else hosting.table_seat_request_decline
     try:
-        call(request_id=request_id, by=request.user)
+        call(request_id=request_id, by=request.user, table_id=table.id)
     except services.TableError as exc:
         messages.error(request, str(exc))
     return _back(table.id)

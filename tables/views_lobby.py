@@ -476,7 +476,10 @@ def table_sit(request: HttpRequest, table_id: int) -> HttpResponseRedirect:
         return _sit_for_units(request, table)
     form = SitForm(request.POST)
     if not form.is_valid():
-        messages.error(request, _("Enter your buy-in as a whole number of chips."))
+        if "buy_in" in form.errors:
+            messages.error(request, _("Enter your buy-in as a whole number of chips."))
+        else:  # the seat: "-1", "10", "x" (the buy-in was blamed for it, found by probing)
+            messages.error(request, _("There is no such seat."))
         return redirect(_table_url(table_id))
     buy_in = form.cleaned_data["buy_in"]
     info = _buy_in_context(request, table)
@@ -543,7 +546,7 @@ def table_add_chips(request: HttpRequest, table_id: int) -> HttpResponseRedirect
         raise Http404
     form = AddChipsForm(request.POST)
     if not form.is_valid():
-        messages.error(request, _("Enter the chips to add as a whole number."))
+        messages.error(request, _("Enter the chips to add as a whole number, 1 or more."))
         return redirect(_table_url(table_id))
     amount = form.cleaned_data["amount"]
     try:

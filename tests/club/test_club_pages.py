@@ -83,6 +83,9 @@ def test_club_home_for_members_and_for_outsiders() -> None:
 def test_asking_to_join_and_a_host_letting_in() -> None:
     p = club_with_people()
     c = _client(p.outsider)
+    for bad in ("x" * 201, "a\x00b"):  # too long, a NUL: refused and said, nothing asked
+        res = c.post(reverse("club_request_join", args=[p.club.pk]), {"message": bad}, follow=True)
+        assert "message--error" in res.content.decode() and not JoinRequest.objects.exists()
     res = c.post(reverse("club_request_join", args=[p.club.pk]), {"message": "Olga sent me"}, follow=True)
     assert "Your request is with the club" in res.content.decode()
     req = JoinRequest.objects.get(user=p.outsider)
@@ -132,7 +135,11 @@ def test_host_gives_and_takes_chips_with_a_reason_and_members_see_their_statemen
     host.post(url, {"direction": "grant", "amount": "1500", "reason": "season start"})
     host.post(url, {"direction": "take", "amount": "200", "reason": "pizza"})
     res = host.post(url, {"direction": "grant", "amount": "10", "reason": ""}, follow=True)
-    assert "reason" in " ".join(_messages(res))
+    assert "Reason: " in " ".join(_messages(res))
+    # Each refusal names the box that is wrong (one sentence for every case before).
+    for form, box in ((("-5", "grant"), "Chips: "), (("9" * 20, "grant"), "Chips: "), (("10", "steal"), "Give or take: ")):
+        res = host.post(url, {"direction": form[1], "amount": form[0], "reason": "x"}, follow=True)
+        assert box in " ".join(_messages(res)), _messages(res)
     assert balance(p.club, p.member) == 1300
     mine = _client(p.member).get(reverse("club_ledger", args=[p.club.pk])).content.decode()
     assert "season start" in mine and "pizza" in mine and "1,300" in mine

@@ -260,6 +260,17 @@ def test_seat_request_rules() -> None:
     with pytest.raises(TableError):
         hosting.table_seat_request_approve(request_id=first.pk, by=p.host)
     assert balance(p.club, p.member) == 5000
+    # Answered from a table's page: hosts only first, then a request of that table.
+    pending = hosting.table_seat_request(table_id=t.id, user=p.member, buy_in=2000)
+    other = _club_table(p, name="Other", seat_approval=True)
+    with pytest.raises(TableError, match="no such request"):
+        hosting.table_seat_request_approve(request_id=99999, by=p.host, table_id=t.id)
+    with pytest.raises(TableError, match="no such request"):
+        hosting.table_seat_request_approve(request_id=pending.pk, by=p.host, table_id=other.id)
+    with pytest.raises(TableError) as refused:
+        hosting.table_seat_request_decline(request_id=99999, by=p.member, table_id=t.id)
+    assert "no such request" not in str(refused.value) and "answered" not in str(refused.value)
+    assert SeatRequest.objects.get(pk=pending.pk).status == "pending"
 
 
 # -- Removing a member settles their seats ----------------------------------------------------

@@ -113,6 +113,11 @@ def test_the_page_offers_it_and_the_form_works(client: Client) -> None:
     url = reverse("table_add_chips", args=[table.id])
     bad = client.post(url, {"amount": "lots"}, follow=True)
     assert "whole number" in bad.content.decode()
+    assert "1 or more" in client.post(url, {"amount": "-5"}, follow=True).content.decode()
+    # Refusals write their chips as the table does ("1,000", not "1000").
+    high = table.max_buy_in_bb * table.big_blind
+    too_many = client.post(url, {"amount": "999999"}, follow=True).content.decode()
+    assert f"at most {high:,}" in too_many and (high < 1000 or f"{high}." not in too_many)
     before = Seat.objects.get(table=table, user=users[0]).stack
     ok = client.post(url, {"amount": "25"}, follow=True)
     assert "You added 25 chips" in ok.content.decode()

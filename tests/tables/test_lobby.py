@@ -305,13 +305,19 @@ def _bankroll(user) -> int:
         ("", "whole number of chips"),
         ("ten", "whole number of chips"),
         ("100.5", "whole number of chips"),
+        # A good buy-in with a seat that is not one: the seat is what is wrong.
+        ("500 seat=-1", "There is no such seat."),
+        ("500 seat=10", "There is no such seat."),
+        ("500 seat=x", "There is no such seat."),
     ],
 )
 def test_sit_with_a_bad_buy_in_shows_an_error_and_moves_no_chips(buy_in, message) -> None:
     user = _user("ann")
     table = _table()
     c = _client_for(user)
-    res = c.post(reverse("table_sit", kwargs={"table_id": table.id}), {"buy_in": buy_in}, follow=True)
+    buy_in, _sep, seat = buy_in.partition(" seat=")
+    form = {"buy_in": buy_in, **({"seat": seat} if _sep else {})}
+    res = c.post(reverse("table_sit", kwargs={"table_id": table.id}), form, follow=True)
     assert res.redirect_chain[-1][0] == reverse("table", kwargs={"table_id": table.id})
     assert any(message in m for m in _messages(res)), _messages(res)
     assert message in res.content.decode()
