@@ -19,29 +19,44 @@ from club import throttle
 
 def clean_name(value: str) -> str:
     """A display name on one line: runs of spaces, tabs and line breaks become one space, and
-    characters that print nothing (controls, direction overrides) are refused."""
+    characters that print nothing (controls, direction overrides, U+FFFD) are refused."""
     name = " ".join(value.split())
-    if not name or any(not ch.isprintable() for ch in name):
+    if not name or any(not ch.isprintable() or ch == "\ufffd" for ch in name):
         raise ValidationError(_("A name is letters, digits and the like, on one line."))
     return name
 
 
 def name_free(name: str, user_id: int | None = None) -> str:
-    """Refuse a display name another player already has, in any case ("alice" and "Alice"):
-    at a table, and in hand histories, a name is who a player is (found by an audit: anyone
-    could call themselves the club owner's name)."""
-    from django.db.models.functions import Length
-
+    """Refuse a display name another player already has, or one that only looks like it
+    ("alice", "ＡＬＩＣＥ", "Аlice" with a Cyrillic А, "Alicé", "A l i c e": ``club.names.name_key``):
+    at a table, and in hand histories, a name is who a player is (found by an audit and by
+    probing: anyone could call themselves the club owner's name)."""
     from club.models import Profile
+    from club.names import name_key
 
     others = Profile.objects.exclude(user_id=user_id) if user_id is not None else Profile.objects.all()
-    taken = others.filter(display_name__iexact=name).exists()
-    if not taken and not name.isascii():  # SQLite's iexact folds ASCII letters only
-        same_length = others.annotate(n=Length("display_name")).filter(n=len(name)).values_list("display_name", flat=True)
-        taken = any(other.casefold() == name.casefold() for other in same_length)
-    if taken:
+    if others.filter(name_key=name_key(name)).exists():
         raise ValidationError(_("Another player already has that name. Choose another."))
     return name
+
+
+class PlainTextField(forms.CharField):
+    """Text of a few lines for others to read (``club.names.plain_text``)."""
+
+    def clean(self, value: Any) -> str:
+        from club.names import plain_text
+
+        return plain_text(super().clean(value))
+
+
+class OneLineField(forms.CharField):
+    """A name or short note typed for others to read (``club.names.one_line``)."""
+
+    def clean(self, value: Any) -> str:
+        from club.names import one_line
+
+        text = super().clean(value)
+        return one_line(text) if text else text
 
 
 def display_name_field() -> forms.CharField:
@@ -127,8 +142,8 @@ def _game_choices() -> list[tuple[str, str]]:
 
 
 class ClubForm(forms.Form):
-    name = forms.CharField(label=_("Club name"), max_length=60)
-    description = forms.CharField(
+    name = OneLineField(label=_("Club name"), max_length=60)
+    description = PlainTextField(
         label=_("Short description"), max_length=300, required=False,
         widget=forms.Textarea(attrs={"rows": 3}),
         help_text=_("Where and when you play, in a sentence or two."),
@@ -158,16 +173,16 @@ class ChipsForm(forms.Form):
     direction = forms.ChoiceField(choices=(("grant", _("Give")), ("take", _("Take"))), widget=forms.RadioSelect,
                                   initial="grant", label=_("Give or take"))
     amount = forms.IntegerField(label=_("Chips"), min_value=1, max_value=10**9)
-    reason = forms.CharField(label=_("Reason"), max_length=200)
+    reason = OneLineField(label=_("Reason"), max_length=200)
 
 
 class ChipRequestForm(forms.Form):
     amount = forms.IntegerField(label=_("Chips"), min_value=1, max_value=10**9)
-    message = forms.CharField(label=_("A word to the hosts (optional)"), max_length=200, required=False)
+    message = OneLineField(label=_("A word to the hosts (optional)"), max_length=200, required=False)
 
 
 class JoinRequestForm(forms.Form):
-    message = forms.CharField(label=_("A word to the hosts (optional)"), max_length=200, required=False)
+    message = OneLineField(label=_("A word to the hosts (optional)"), max_length=200, required=False)
 
 
 class GameNightForm(forms.Form):
@@ -186,6 +201,11 @@ class GameNightForm(forms.Form):
         label=_("Game and stakes (optional)"), required=False, strip=False,
         widget=forms.TextInput(attrs={"maxlength": 200, "placeholder": _("Patch-Patch 5/10 at the club table")}),
     )
+
+    def clean_note(self) -> str:
+        from club.names import plain_text
+
+        return plain_text(self.cleaned_data["note"])  # as typed: its length is the service's to say
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

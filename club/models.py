@@ -11,6 +11,7 @@ from __future__ import annotations
 import datetime as dt
 import secrets
 from fractions import Fraction
+from typing import Any
 
 from django.conf import settings
 from django.db import models
@@ -34,12 +35,24 @@ def ledger_note(note: str) -> str:
 class Profile(models.Model):
     user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="profile")
     display_name = models.CharField(_("display name"), max_length=40)
+    # What the name is compared by when another player picks one (club.names.name_key): kept
+    # with the name on every save, so that a look-alike is found with one indexed query.
+    name_key = models.CharField(max_length=255, blank=True, default="", db_index=True, editable=False)
     bankroll = models.BigIntegerField(_("bankroll"), default=0)
     last_top_up = models.DateField(null=True, blank=True)
     language = models.CharField(max_length=8, blank=True, default="")
 
     def __str__(self) -> str:
         return self.display_name or self.user.get_username()
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        from club.names import name_key
+
+        self.name_key = name_key(self.display_name)
+        fields = kwargs.get("update_fields")
+        if fields is not None and "display_name" in fields and "name_key" not in fields:
+            kwargs["update_fields"] = [*fields, "name_key"]
+        super().save(*args, **kwargs)
 
 
 class LedgerEntry(models.Model):

@@ -75,7 +75,9 @@ def profile_rename(*, user: AbstractBaseUser, display_name: str) -> Profile:
     if not name:
         raise ValueError("a display name cannot be empty")
     profile = profile_ensure(user=user)
-    Profile.objects.filter(pk=profile.pk).update(display_name=name)
+    from club.names import name_key
+
+    Profile.objects.filter(pk=profile.pk).update(display_name=name, name_key=name_key(name))
     profile.display_name = name
     return profile
 

@@ -21,6 +21,7 @@ from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_POST
 
 from club import selectors as club_selectors
+from club.forms import OneLineField
 from club.models import Club
 from tables import hosting, selectors, services, stakes
 from tables.models import LIVE_GAMES, Table
@@ -40,7 +41,7 @@ def seven_deuce_field(label: str) -> forms.TypedChoiceField:
 
 
 class ClubTableForm(forms.Form):
-    name = forms.CharField(label=gettext_lazy("Table name"), max_length=60)
+    name = OneLineField(label=gettext_lazy("Table name"), max_length=60)
     game = forms.ChoiceField(label=gettext_lazy("Game"), choices=())
     small_blind = forms.IntegerField(label=gettext_lazy("Small blind"), min_value=1, max_value=1_000_000)
     big_blind = forms.IntegerField(label=gettext_lazy("Big blind"), min_value=2, max_value=2_000_000)

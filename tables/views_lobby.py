@@ -21,6 +21,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
 from club import selectors as club_selectors
+from club.forms import OneLineField
 from club.models import Profile
 from tables import chat, hosting, selectors, services, stakes, views_club
 from tables.models import STAKES_LADDER, Seat, SeatRequest, Table
@@ -120,7 +121,7 @@ class TableForm(forms.Form):
     VISIBILITY = (("public", gettext_lazy("Public: listed in the lobby")),
                   ("private", gettext_lazy("Private: only people with the invite link")))
 
-    name = forms.CharField(label=gettext_lazy("Table name"), max_length=60)
+    name = OneLineField(label=gettext_lazy("Table name"), max_length=60)
     game = forms.ChoiceField(label=gettext_lazy("Game"), initial="PP", choices=(), required=False)
     stakes = forms.ChoiceField(
         # A rung of the ladder, named by its blinds; what it means in the chosen game (an ante and

@@ -413,3 +413,48 @@ def test_a_name_another_player_has_is_refused_in_any_case(client) -> None:
     res = client.post(reverse("rename"), {"display_name": "bob night"})  # one's own, another case
     assert res.status_code == 302
     assert Profile.objects.get(user__username="second").display_name == "bob night"
+
+
+def test_a_name_that_only_looks_like_another_players_is_refused(client) -> None:
+    """Found by probing: "ALICE" was refused, but not "ＡＬＩＣＥ" (full-width letters), "Аlice"
+    (a Cyrillic А), "Alicé" (a combining accent) or "A l i c e"."""
+    from club.names import name_key
+
+    assert _signup(client, username="alice1", display_name="Alice").status_code == 302
+    client.post(reverse("logout"))
+    for lookalike in ("ＡＬＩＣＥ", "\u0410lice", "Alice\u0301", "A l i c e", "al-ice", "ΑLΙCΕ"):
+        res = _signup(client, username="mallory", display_name=lookalike)
+        assert res.status_code == 200 and "Another player already has that name" in res.content.decode(), lookalike
+    assert not get_user_model().objects.filter(username="mallory").exists()
+    # Different names stay different, in every script, and a name of signs keeps its signs.
+    for a, b in (("Alice", "Alicia"), ("Маша", "Миша"), ("דנה", "דן"), ("!!!", "???"), ("Ali", "All")):
+        assert name_key(a) != name_key(b), (a, b)
+    assert _signup(client, username="mallory", display_name="Malice").status_code == 302
+    # The key follows a rename.
+    client.post(reverse("rename"), {"display_name": "Dana"})
+    assert Profile.objects.get(user__username="mallory").name_key == "dana"
+
+
+def test_names_of_tables_clubs_and_notes_refuse_characters_that_print_nothing(client) -> None:
+    """Found by probing: a public table named with a right-to-left override (U+202E) reached the
+    lobby's HTML, and a club's name took a line break; a form body that was not UTF-8 became a
+    display name of U+FFFD."""
+    from club.models import Club
+
+    _signup(client, username="namer", display_name="Namer")
+    for bad in ("\u202eRTL public", "a\u200bb", "x\u2066y"):
+        res = client.post(reverse("table_new"), {"name": bad, "game": "PP", "stakes": "5-10", "speed": "medium",
+                                                 "max_seats": "3", "visibility": "public"})
+        assert res.status_code == 200 and "no control, direction or invisible" in res.content.decode(), bad
+        res = client.post(reverse("club_new"), {"name": bad, "language": "en", "default_game": "PP",
+                                                "default_speed": "medium"})
+        assert res.status_code == 200 and "no control, direction or invisible" in res.content.decode(), bad
+    assert not Club.objects.exists()
+    from tables.models import Table
+
+    assert not Table.objects.filter(created_by__username="namer").exists()
+    res = client.post(reverse("club_new"), {"name": "Inj\r\nX-Club", "language": "en", "default_game": "PP",
+                                            "default_speed": "medium"})
+    assert Club.objects.get().name == "Inj X-Club"  # one line
+    res = client.post(reverse("rename"), {"display_name": "\ufffd\ufffd"})
+    assert res.status_code == 400 and Profile.objects.get(user__username="namer").display_name == "Namer"
