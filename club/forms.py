@@ -7,6 +7,7 @@ import math
 from typing import Any
 
 from django import forms
+from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest
@@ -102,10 +103,13 @@ def client_ip(request: HttpRequest | None) -> str:
     return str(request.META.get("REMOTE_ADDR", ""))
 
 
-class ThrottledAuthenticationForm(AuthenticationForm):
-    """Django's login form, refusing attempts after too many failures (see ``club.throttle``)."""
+class _Throttled:
+    """A login form's ``clean`` that refuses attempts after too many failures (``club.throttle``)."""
 
     throttled = False
+    request: HttpRequest | None
+    user_cache: Any
+    cleaned_data: dict[str, Any]
 
     def clean(self) -> dict[str, Any]:
         username = self.cleaned_data.get("username") or ""
@@ -123,13 +127,22 @@ class ThrottledAuthenticationForm(AuthenticationForm):
                 code="throttled",
             )
         try:
-            cleaned = super().clean()
+            cleaned = super().clean()  # type: ignore[misc]
         except ValidationError:
             if self.user_cache is None:  # a wrong password, not an inactive account
                 throttle.record_failure(username=username, ip=ip)
             raise
-        throttle.forget_failures(username=username)
-        return cleaned
+        throttle.forget_failures(username=username, ip=ip)
+        return cleaned  # type: ignore[no-any-return]
+
+
+class ThrottledAuthenticationForm(_Throttled, AuthenticationForm):
+    """Django's login form, refusing attempts after too many failures."""
+
+
+class ThrottledAdminAuthenticationForm(_Throttled, AdminAuthenticationForm):
+    """The admin's login form, throttled the same way and counting the same failures (the
+    admin's login page took guesses while the site's refused them, found by probing)."""
 
 
 # -- Clubs (issue #5) --------------------------------------------------------------------------

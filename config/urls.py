@@ -3,7 +3,11 @@
 from django.contrib import admin
 from django.urls import include, path
 
+from club.forms import ThrottledAdminAuthenticationForm
 from tables import views_replay
+
+# The admin's login counts failures with the site's (club.throttle).
+admin.site.login_form = ThrottledAdminAuthenticationForm
 
 urlpatterns = [
     path("admin/", admin.site.urls),
