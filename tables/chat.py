@@ -101,8 +101,9 @@ def muted_ids(*, table_id: int) -> list[int]:
 
 
 def mute(*, table_id: int, user: Any, target: Any, muted: Any) -> dict[str, Any]:
-    """Mute (``muted`` true) or unmute ``target`` (a user id) in the table's chat; only whoever
-    ``moderates`` the table, never themselves nor another host. Every socket watching the table
+    """Mute (``muted`` true) or unmute ``target`` (a user id of someone seated at the table or
+    who has written in its chat) in the table's chat; only whoever ``moderates`` the table, never
+    themselves nor another host. Every socket watching the table
     is told (``{"user_id", "muted"}``, which is also what this returns). Muting twice, or
     unmuting someone who is not muted, changes nothing and is not an error."""
     from django.contrib.auth import get_user_model
@@ -119,6 +120,12 @@ def mute(*, table_id: int, user: Any, target: Any, muted: Any) -> dict[str, Any]
     if target in moderator_ids(table=table):
         raise ChatError(_("A host of this table cannot be muted."))
     if not get_user_model().objects.filter(pk=target).exists():
+        raise ChatError(_("No such player."))
+    # Someone this table knows: seated here, who has written in its chat, or muted here already.
+    # Any user id on the site was accepted, and every watcher was told (found by probing).
+    if not (Seat.objects.filter(table=table, user_id=target).exists()
+            or ChatLine.objects.filter(table=table, user_id=target).exists()
+            or ChatMute.objects.filter(table=table, user_id=target).exists()):
         raise ChatError(_("No such player."))
     with transaction.atomic():
         if muted:

@@ -347,7 +347,7 @@ def test_a_host_mutes_and_unmutes_a_member_and_nobody_else_may() -> None:
         with pytest.raises(chat.ChatError):
             chat.mute(table_id=table.id, user=who, target=target, muted=True)
     for target, muted in ((str(p.member.pk), True), (True, True), (p.member.pk, "yes"), (p.member.pk, None),
-                          (10**9, True)):
+                          (10**9, True), (p.outsider.pk, True)):  # someone the table does not know
         with pytest.raises(chat.ChatError):
             chat.mute(table_id=table.id, user=p.host, target=target, muted=muted)
     assert chat.muted_ids(table_id=table.id) == []
@@ -419,6 +419,7 @@ def test_the_page_of_a_muted_player_has_the_box_off_and_says_why() -> None:
 
     p = club_with_people("mutepage")
     table = services.table_create(creator=p.host, name="Back room", small_blind=100, big_blind=200, club=p.club)
+    chat.post(table_id=table.id, user=p.member, text="hi")
     chat.mute(table_id=table.id, user=p.host, target=p.member.pk, muted=True)
     member, host = Client(), Client()
     member.force_login(p.member)
