@@ -50,6 +50,10 @@ DECISION_SECONDS = {"slow": 37.5, "medium": 25.0, "fast": 12.0}
 ARRANGE_SECONDS = {"slow": 180.0, "medium": 120.0, "fast": 100.0}
 SHOWDOWN_SECONDS = 6.0
 DEAL_SECONDS = 4.0
+# A player whose clock ran out earlier in this hand, and who has not said "I'm back", is not at
+# the screen: their later decisions in the hand get this much, not a whole clock each (found by
+# an audit: after one timeout the others sat through 25 s for every street of it).
+AWAY_DECISION_SECONDS = 3.0
 
 # Actions a player may send that the engine decides; the rest are the table's own.
 ENGINE_ACTIONS = frozenset(
@@ -530,6 +534,8 @@ def table_act(*, table_id: int, user: AbstractBaseUser, message: dict[str, Any])
             seat.save(update_fields=["break_next", "sitting_out"])
             if _current_hand(table) is None:
                 _deal_soon(table)
+            else:
+                _whole_clock_again(table, seat)
         elif action == "new_session":
             baseball.start_new_session(table, user)
         elif action == "show_cards":
@@ -585,6 +591,21 @@ def _same_turn(table: Table, version: int) -> bool:
     hand = _current_hand(table)
     after = (hand.banked or {}).get("after") if hand is not None else None
     return isinstance(after, int) and after < version
+
+
+def _whole_clock_again(table: Table, seat: Seat) -> None:
+    """Back during a hand in which their clock ran out: a decision of theirs running on the short
+    clock of a player away (AWAY_DECISION_SECONDS) gets a whole clock from now."""
+    hand = _current_hand(table)
+    if hand is None or hand.clock != "decision" or hand.deadline is None or not hand.banked.get("away"):
+        return  # only the short clock, and only once: a break asked for and taken back adds nothing
+    idx = _engine_index(hand, seat)
+    if idx is None or idx not in _load_state(table, hand).actors():
+        return
+    hand.deadline = max(hand.deadline, timezone.now() + dt.timedelta(seconds=_clock_seconds("decision", table.speed)))
+    hand.banked = {k: v for k, v in hand.banked.items() if k != "away"}
+    hand.save(update_fields=["deadline", "banked"])
+    # _bump (next) schedules the later clock, as after "More time".
 
 
 def _more_time(table: Table, seat: Seat, version: int) -> None:
@@ -794,6 +815,21 @@ def _answer_leavers(hand: Hand, state: Any) -> bool:
     return moved
 
 
+def _waiting_on_the_away(table: Table, hand: Hand, state: Any) -> bool:
+    """Whether every player the decision clock waits for timed out earlier in this hand
+    (``state.breaks``) and is still on the break it started (the seat's ``break_next``)."""
+    breaks = getattr(state, "breaks", None)
+    if not breaks:
+        return False
+    actors = state.actors()
+    if not actors or any(i not in breaks for i in actors):
+        return False
+    wanted = {(hand.players[i][0], hand.players[i][1]) for i in actors}
+    away = set(Seat.objects.filter(table=table, seat_no__in=[s for s, _u in wanted], break_next=True)
+               .values_list("seat_no", "user_id"))
+    return wanted <= away
+
+
 def _after_engine_step(table: Table, hand: Hand, state: Any) -> None:
     """Save the state, set the clock, and settle the hand when it is over."""
     if hand.leavers:
@@ -807,9 +843,15 @@ def _after_engine_step(table: Table, hand: Hand, state: Any) -> None:
     if clock != hand.clock or clock == "decision":
         # A new decision (or a new phase) starts a new clock; swaps during arrangement don't.
         hand.clock = clock
-        hand.deadline = now + dt.timedelta(seconds=_clock_seconds(clock, table.speed)) if clock else None
+        seconds = _clock_seconds(clock, table.speed) if clock else 0.0
+        away = clock == "decision" and _waiting_on_the_away(table, hand, state)
+        if away:
+            seconds = min(seconds, AWAY_DECISION_SECONDS)
+        hand.deadline = now + dt.timedelta(seconds=seconds) if clock else None
         # A "More time" may answer any picture of this clock (_more_time): from the next version on.
         hand.banked = {"after": table.version} if clock else {}
+        if away:
+            hand.banked["away"] = True  # "I'm back" turns it into a whole clock, once
     hotsql.save(hand, ["state", "clock", "deadline", "banked"])
     _schedule_expiry(table, hand)
 

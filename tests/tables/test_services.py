@@ -144,6 +144,53 @@ def test_decision_timeout_folds_and_puts_player_on_break() -> None:
     assert "panel__hint--timeout" not in panel(user)
 
 
+def test_a_player_away_after_a_timeout_gets_a_short_clock_for_the_rest_of_the_hand() -> None:
+    """Found by an audit: after one timeout, every later decision of that player in the hand
+    waited a whole clock (25 s at a medium table) while the others sat there."""
+    table, users = seated_table(n=3, game="NT")
+
+    def step(kind: str | None = None) -> tuple[Hand, Any]:
+        table.refresh_from_db()
+        hand, state = current_state(table)
+        idx = state.actors()[0]
+        kinds = [a.kind for a in state.legal_actions(idx)]
+        choice = kind or ("check" if "check" in kinds else "call")
+        services.table_act(table_id=table.id, user=user_for_index(hand, idx),
+                           message={"action": choice, "version": table.version})
+        table.refresh_from_db()
+        return current_state(table)
+
+    hand, state = current_state(table)
+    while state.view_for(None)["phase"] == "preflop":
+        hand, state = step()
+    # On the flop the first to act lets the clock run out: a check, and a break from the next hand.
+    away = state.actors()[0]
+    whole = services._clock_seconds("decision", table.speed)
+    assert services.table_expire(table_id=table.id, version=table.version, now=hand.deadline + dt.timedelta(seconds=1))
+    table.refresh_from_db()
+    hand, state = current_state(table)
+    assert away in state.breaks and not state.view_for(None)["players"][away]["folded"]
+    while state.actors()[0] != away:  # the others check round to the turn, where `away` acts first
+        hand, state = step()
+    left = (hand.deadline - timezone.now()).total_seconds()
+    assert left <= services.AWAY_DECISION_SECONDS and whole > services.AWAY_DECISION_SECONDS
+    # "I'm back" gives them a whole clock, once: a break asked for and taken back adds nothing more.
+    user = user_for_index(hand, away)
+    services.table_act(table_id=table.id, user=user, message={"action": "im_back", "version": table.version})
+    hand.refresh_from_db()
+    first = hand.deadline
+    assert (first - timezone.now()).total_seconds() > whole - 2
+    table.refresh_from_db()
+    services.table_act(table_id=table.id, user=user, message={"action": "sit_out", "version": table.version})
+    table.refresh_from_db()
+    services.table_act(table_id=table.id, user=user, message={"action": "im_back", "version": table.version})
+    hand.refresh_from_db()
+    assert hand.deadline == first
+    # Back, their next decision is a whole clock again; a player who never timed out always was.
+    hand, state = step()
+    assert (hand.deadline - timezone.now()).total_seconds() > whole - 2
+
+
 def test_sweep_applies_missed_deadlines() -> None:
     table, users = seated_table(n=2)
     hand, _ = current_state(table)
