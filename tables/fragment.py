@@ -51,7 +51,7 @@ _MSGIDS = (
     gettext_noop("Your actions"),
     gettext_noop("Tap a card, then another, to swap them. Each group of four plays on the board above it."),
     gettext_noop("Tap the cards you want to throw away, then draw. Draw with none picked to stand pat."),
-    gettext_noop("Draw"), gettext_noop("Amount"), gettext_noop("Bet"), gettext_noop("Raise to"),
+    gettext_noop("Stand pat"), gettext_noop("Draw {n}"), gettext_noop("Amount"), gettext_noop("Bet"), gettext_noop("Raise to"),
     gettext_noop("Your arrangement is in. Waiting for the others."), gettext_noop("I'm back"),
     _TIMED_OUT,
     gettext_noop("Break from next hand"), gettext_noop("deck fingerprint"),
@@ -372,7 +372,8 @@ def _panel(get: Any, phase: Any, arranging: Any) -> str:
     if get("draw_allowed"):
         out.append(f'<p class="panel__hint">'
                    f'{_t("Tap the cards you want to throw away, then draw. Draw with none picked to stand pat.")}</p>\n'
-                   f'        <button type="button" class="act act--draw" data-draw data-key="d">{_t("Draw")} <kbd>D</kbd></button>')
+                   f'        <button type="button" class="act act--draw" data-draw data-key="d" data-label-none="{_t("Stand pat")}"'
+                   f' data-label-some="{_t("Draw {n}")}"><span data-draw-label>{_t("Stand pat")}</span> <kbd>D</kbd></button>')
     out.append("\n      ")
     for a in get("actions") or ():
         kind, key = _v(a["kind"]), a.get("key", "")

@@ -562,6 +562,7 @@
     if (discard) {
       ev.preventDefault();
       discard.setAttribute("aria-pressed", discard.getAttribute("aria-pressed") === "true" ? "false" : "true");
+      drawLabel();
       return;
     }
     if (ev.target.closest("[data-draw]")) {
@@ -611,6 +612,15 @@
     var box = ev.target.closest("[data-sized]");
     if (box) setSize(box, ev.target.value, ev.target);
   });
+
+  // Five-card draw: the button says what it will do, "Stand pat" or "Draw 2", as cards are picked.
+  function drawLabel() {
+    var button = root.querySelector("[data-draw]"), label = button && button.querySelector("[data-draw-label]");
+    if (!label) return;
+    var n = root.querySelectorAll('[data-discard][aria-pressed="true"]').length;
+    label.textContent = n ? (button.getAttribute("data-label-some") || "{n}").replace("{n}", n)
+                          : button.getAttribute("data-label-none");
+  }
 
   function tapCard(card) {
     if (selected && selected !== card) {

@@ -154,7 +154,7 @@ _MSGIDS = (
     gettext_noop("bet"), gettext_noop("folded"), gettext_noop("all-in"), gettext_noop("arranging"),
     gettext_noop("to act"), gettext_noop("on their time bank"), gettext_noop("ready"), gettext_noop("on a break"), gettext_noop("waits for the next hand"),
     gettext_noop("waits for the big blind"), gettext_noop("posts a big blind to come in"),
-    gettext_noop("split"), gettext_noop("Board %(n)s"),
+    gettext_noop("split"), gettext_noop("Board %(n)s"), gettext_noop("stood pat"), gettext_noop("Won board %(n)s"),
     # A seat's last act in the round (tables.presenter.ACT_WORDS).
     gettext_noop("check"), gettext_noop("call"), gettext_noop("raise"), gettext_noop("complete"), gettext_noop("bring-in"),
     gettext_noop("straddle"),
@@ -256,7 +256,8 @@ def seat_list(rows: Any, phase: str = "", bb: Any = None) -> SafeString:
         if s.hole:
             parts.append(f'<div class="seat__hole">{card_row(s.hole, size="small")}</div>\n')
         if s.drawn is not None:
-            drew = ngettext("drew %(n)s card", "drew %(n)s cards", s.drawn) % {"n": s.drawn}
+            drew = (_t("stood pat") if s.drawn == 0
+                    else ngettext("drew %(n)s card", "drew %(n)s cards", s.drawn) % {"n": s.drawn})
             parts.append(f'<span class="seat__drawn muted">{drew}</span>\n')
         if s.hands:
             shown = "".join(f'<div class="shown-hand">{_row_number(i, i in s.boards_won)}{card_row(h, size="small")}</div>'

@@ -130,7 +130,14 @@ def _play_to_showdown(
                     with contextlib.suppress(Exception):
                         cards.nth(0).click(timeout=2000)
                         cards.nth(1).click(timeout=2000)
-                        assert page.locator('[data-discard][aria-pressed="true"]').count() == 2
+                    # The button says what it will do: "Stand pat" with nothing picked, "Draw 2"
+                    # with two (read at once with the picks: a redraw may clear them meanwhile).
+                    picked, label = page.evaluate(
+                        "() => [document.querySelectorAll('[data-discard][aria-pressed=true]').length,"
+                        " document.querySelector('[data-draw-label]')?.textContent]")
+                    if label is not None:
+                        assert label == (f"Draw {picked}" if picked else "Stand pat"), (picked, label)
+                        seen["labelled"] = seen.get("labelled", False) or picked > 0
                 seen["drew"] = _try_click(page, ".act--draw") or seen["drew"]
                 continue
             if size_bet and not seen["sized"] and page.locator("[data-sized]").count():
@@ -188,7 +195,9 @@ def test_a_full_hand_in_each_layout(browser: Any, classic_server: str, screensho
     nets = [int(t.replace("+", "").replace("±", "").replace(",", "")) for t in pages[1].locator(".seat__net").all_inner_texts()]
     assert sum(nets) == 0  # a public 5-10 table takes no rake
     if layout == "draw":
-        assert seen["drew"]
+        assert seen["drew"] and seen.get("labelled"), seen
+        drew = pages[1].locator(".seat__drawn").all_inner_texts()
+        assert drew and all(t == "stood pat" or re.fullmatch(r"drew \d cards?", t) for t in drew), drew
         # "Your hands" on the phone: each hand two lines (the hand and its result, then when),
         # every cell on screen.
         pages[0].goto(classic_server + "/accounts/me/hands/")

@@ -38,7 +38,7 @@ LOOP = """      {% for s in seat_rows %}
           {% if s.showing %}<span class="seat__showing muted">{% blocktranslate with hand=s.showing %}showing: {{ hand }}{% endblocktranslate %}</span>{% endif %}
           {% if s.up or s.down %}<div class="seat__stud" dir="ltr"><div class="seat__down">{% card_row s.down size="small" %}</div>{% card_row s.up size="small" %}</div>{% endif %}
           {% if s.hole %}<div class="seat__hole">{% card_row s.hole size="small" %}</div>{% endif %}
-          {% if s.drawn is not None %}<span class="seat__drawn muted">{% blocktranslate count n=s.drawn %}drew {{ n }} card{% plural %}drew {{ n }} cards{% endblocktranslate %}</span>{% endif %}
+          {% if s.drawn is not None %}<span class="seat__drawn muted">{% if s.drawn == 0 %}{% translate "stood pat" %}{% else %}{% blocktranslate count n=s.drawn %}drew {{ n }} card{% plural %}drew {{ n }} cards{% endblocktranslate %}{% endif %}</span>{% endif %}
           {% if s.hands %}<div class="seat__shown">{% for h in s.hands %}<div class="shown-hand">{% if forloop.counter in s.boards_won %}{% blocktranslate with n=forloop.counter asvar won %}Won board {{ n }}{% endblocktranslate %}<span class="shown-hand__no is-won" title="{{ won }}" aria-label="{{ won }}">{{ forloop.counter }}</span>{% else %}<span class="shown-hand__no muted">{{ forloop.counter }}</span>{% endif %}{% card_row h size="small" %}</div>{% endfor %}</div>{% endif %}
         {% endif %}
       </li>
@@ -103,7 +103,7 @@ def test_rare_rows(lang: str) -> None:
                 boards_won={2}),
         SeatRow(no=3, name="Eli", empty=False, stack="-2 1/3", all_in=True, net=_Units("7/3", "+2 1/3"),
                 up=_pics("As", "Ks"), down=[{"hidden": True}, _pics("Qs")[0]]),
-        SeatRow(no=4, name="Fay", empty=False, arranged=True, sitting_out=True, net=12),
+        SeatRow(no=4, name="Fay", empty=False, arranged=True, sitting_out=True, net=12, drawn=0),
         SeatRow(no=5, name="Gil", empty=False, waiting=True, net=_Units("0", "0")),
         SeatRow(no=6, name="Hod", empty=False, sitting_out=True),
         SeatRow(no=7, name="Ira", empty=False, acting=True, banked=True),
@@ -115,6 +115,7 @@ def test_rare_rows(lang: str) -> None:
         assert "&lt;b&gt;" in html and "<b>" not in html
         assert html.count('class="seat__bank"') == 1  # Ira's, who took time; not seat 1's, acting without
         assert html.count('class="shown-hand__no is-won"') == 1  # Dana's board 2
+        assert html.count('class="seat__drawn muted"') == 3 and "drew 0" not in html  # Fay stood pat
         assert html.count('class="shown-hand__no muted"') == 1
 
 

@@ -86,7 +86,7 @@ PARTIAL = """
     <div class="panel" role="group" aria-label="{% translate 'Your actions' %}">
       {% if arranging %}<p class="panel__hint">{% translate "Tap a card, then another, to swap them. Each group of four plays on the board above it." %}</p>{% endif %}
       {% if draw_allowed %}<p class="panel__hint">{% translate "Tap the cards you want to throw away, then draw. Draw with none picked to stand pat." %}</p>
-        <button type="button" class="act act--draw" data-draw data-key="d">{% translate "Draw" %} <kbd>D</kbd></button>{% endif %}
+        <button type="button" class="act act--draw" data-draw data-key="d" data-label-none="{% translate "Stand pat" %}" data-label-some="{% translate "Draw {n}" %}"><span data-draw-label>{% translate "Stand pat" %}</span> <kbd>D</kbd></button>{% endif %}
       {% for a in actions %}
         <button type="button" class="act act--{{ a.kind }}" data-action="{{ a.kind }}"{% if a.kind == "call" %} data-amount="{{ a.amount }}"{% endif %} data-key="{{ a.key }}">{{ a.label }}{% if a.key %} <kbd>{{ a.key|upper }}</kbd>{% endif %}</button>
       {% endfor %}
