@@ -10,9 +10,10 @@ Decisions (where the rules leave the table to us):
   (text such as ``"5/3"`` or ``"-2"``, read with :func:`~rules_engine.games.baseball.parse_units`).
   The chip ledger (``club.LedgerEntry``) never sees a unit.
 * **The units ledger.** Every settled hand writes one :class:`~tables.models.UnitsEntry` per
-  player dealt in: the exact net of that pot and the balance after it. A player's balance at a
-  table is the sum of their entries there, so a player who stands up between hands and sits down
-  again later finds the same balance (0 the first time).
+  player dealt in: the exact net of that pot and the balance after it. A player's balance is the
+  sum of their entries in the table's session, so a player who stands up between hands and sits
+  down again in the same session finds the same balance (0 the first time); every balance starts
+  a new session at 0, as its standings do.
 * **The session** is counted on the table: ``Table.bb_session_no`` and ``Table.bb_pots_done``.
   Every finished hand is a completed pot (a Baseball hand always has a winner). After the eighth
   the table deals no more: it shows the standings until a seated player, the table's creator or
@@ -73,8 +74,10 @@ def session_over(table: Table) -> bool:
 
 
 def balance_of(*, table: Table, user_id: int) -> str:
-    """The player's exact balance at this table: the sum of their ledger entries (text)."""
-    amounts = UnitsEntry.objects.filter(table=table, user_id=user_id).values_list("amount", flat=True)
+    """The player's exact balance in this table's session: the sum of their ledger entries in it
+    (text)."""
+    amounts = (UnitsEntry.objects.filter(table=table, user_id=user_id, session_no=table.bb_session_no)
+               .values_list("amount", flat=True))
     return units_json(sum((parse_units(a) for a in amounts), Fraction(0)))
 
 
@@ -167,6 +170,9 @@ def start_new_session(table: Table, user: Any) -> None:
     table.bb_pots_done = 0
     table.button_seat = -1
     table.save(update_fields=["bb_session_no", "bb_pots_done", "button_seat"])
+    # Every balance starts the session at 0, as its standings do (found by an audit: the seats
+    # showed the last session's balances under "0 of 8 pots · session 2").
+    Seat.objects.filter(table=table).update(units=units_json(Fraction(0)))
     _deal_soon(table)
 
 

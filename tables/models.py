@@ -252,7 +252,8 @@ class UnitsEntry(models.Model):
 
     Units are not chips (no money value, no buy-in, a balance may go below zero), so they never
     touch the chip ledger (``club.LedgerEntry``). A player's balance at a table is the sum of
-    their entries there; a session's standings rank the sums of its entries (``tables.baseball``).
+    their entries in its session; a session's standings rank the sums of its entries
+    (``tables.baseball``).
     Amounts are exact fractions written as text (``"5/3"``, ``"-1"``).
     """
 

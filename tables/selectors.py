@@ -285,11 +285,13 @@ def table_context(*, table_id: int, user: Any, version_hint: int | None = None,
         reads = _shared_reads(read[0], read[1], hand_only=hand_only and read[0].version == version_hint)
     table = reads["table"]
     seats, hand, state = reads["seats"], reads["hand"], reads["state"]
-    if hand is not None and hand.ended is not None and hand.deadline is None and table.game != "BB":
+    if (hand is not None and hand.ended is not None and hand.deadline is None
+            and (table.game != "BB" or table.bb_pots_done == 0)):
         # The last hand's showdown pause is over and no hand was dealt (too few players ready):
         # the table waits for players, with today's stacks, not the last result (found by
         # looking at the pages: an emptied table showed its last pot and "next hand" for good).
-        # Baseball keeps its last pot in sight: its session's standings go with it.
+        # Baseball keeps its last pot in sight: its session's standings go with it, until the
+        # next session starts (its balances start at 0, found by an audit).
         hand = state = None
     my_seat = None
     if user is not None and getattr(user, "is_authenticated", False):

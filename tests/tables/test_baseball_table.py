@@ -16,7 +16,7 @@ from club import selectors as club_selectors
 from club import services as club_services
 from club.models import ClubSessionResult, LedgerEntry, Membership, Profile
 from rules_engine.cards import parse_cards
-from rules_engine.games.baseball import Baseball
+from rules_engine.games.baseball import Baseball, parse_units
 from tables import baseball, services
 from tables.models import Hand, Seat, Table, UnitsEntry
 from tables.selectors import table_context
@@ -229,9 +229,14 @@ def test_eight_pots_end_the_session_and_the_table_waits_for_a_new_one(monkeypatc
     # Any seated player starts the next session (a websocket table action).
     drawn: list[list[int]] = []
     monkeypatch.setattr(baseball._DEALER_RNG, "choice", lambda seq: drawn.append(list(seq)) or seq[-1])
+    assert any(parse_units(s.units) != 0 for s in Seat.objects.filter(table=table))
     services.table_act(table_id=table.id, user=users[2], message={"action": "new_session", "version": table.version})
     table.refresh_from_db()
     assert (table.bb_session_no, table.bb_pots_done) == (2, 0)
+    # Every balance starts the new session at 0, on the seats and in what the page draws.
+    assert {parse_units(s.units) for s in Seat.objects.filter(table=table)} == {0}
+    rows = table_context(table_id=table.id, user=users[0])["seat_rows"]
+    assert {str(r.stack) for r in rows if not r.empty} == {"0"}
     assert table.next_hand_at is not None  # dealt after the short wait
     _next_hand(table)
     assert Hand.objects.filter(table=table).count() == 9
@@ -239,6 +244,11 @@ def test_eight_pots_end_the_session_and_the_table_waits_for_a_new_one(monkeypatc
     play_passively(table)
     assert UnitsEntry.objects.filter(table=table, session_no=2).count() == 3
     assert UnitsEntry.objects.filter(table=table, session_no=1).count() == 24
+    assert _units(table) == _ledger_sums(table, 2)  # the balances are this session's sums
+    # One who stands up and sits down again in the session finds its balance, not the table's total.
+    services.table_leave_seat(table_id=table.id, user=users[0])
+    services.table_take_seat(table_id=table.id, user=users[0], buy_in=0)
+    assert parse_units(Seat.objects.get(table=table, user=users[0]).units) == _ledger_sums(table, 2)[users[0].pk]
 
 
 def test_a_new_session_only_when_the_session_is_over_and_only_for_players_and_hosts() -> None:
