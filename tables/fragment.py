@@ -385,6 +385,7 @@ def _panel(get: Any, phase: Any, arranging: Any) -> str:
     if sized:
         kind, key = _v(sized["kind"]), sized.get("key", "")
         low, high, amount = _v(sized["min"]), _v(sized["max"]), _t("Amount")
+        # Hebrew's "העלאה ל-" joins its amount with no space ("העלאה ל-20"), as the limit games' buttons.
         label = _t("Bet") if sized["kind"] == "bet" else _t("Raise to")
         out.append(f'<span class="sized" data-sized="{kind}">')
         presets = sized.get("presets")
@@ -399,7 +400,7 @@ def _panel(get: Any, phase: Any, arranging: Any) -> str:
             f'        <input type="range" min="{low}" max="{high}" value="{low}" step="1" aria-label="{amount}" data-size-range>\n'
             f'        <input type="number" min="{low}" max="{high}" value="{low}" inputmode="numeric" aria-label="{amount}" data-size-input>\n'
             f'        <button type="button" class="act act--{kind}" data-sized-go data-key="{_v(key)}">'
-            f'{label} <span data-size-show>{_v(chips(sized["min"]))}</span>{f" <kbd>{_v(str(key).upper())}</kbd>" if key else ""}</button>\n'
+            f'{label}{"" if label.endswith("-") else " "}<span data-size-show>{_v(chips(sized["min"]))}</span>{f" <kbd>{_v(str(key).upper())}</kbd>" if key else ""}</button>\n'
             "      </span>")
     out.append("\n      ")
     if phase == "arrange" and get("arranged"):

@@ -377,6 +377,9 @@ def test_the_table_page_and_the_standings_page_show_units_and_the_session(client
     page = client.get(f"/tables/{table.id}/").content.decode()
     assert "Session over — standings" in page and 'data-action="new_session"' in page
     assert "+2 2/3" in page and 'data-net="8/3"' in page
+    # The lobby says a Baseball seat's balance is units, not a seat number or chips (an audit).
+    lobby = client.get("/lobby/").content.decode()
+    assert "Your seat · 2 2/3 units" in lobby or "Your seat · +2 2/3 units" in lobby, lobby[lobby.find("tag--mine"):][:120]
     standings = client.get(f"/tables/{table.id}/standings/").content.decode()
     assert standings.count('data-pot="') == 8
     assert standings.count('data-net="1/3"') == 24 and standings.count('data-net="-1"') == 8

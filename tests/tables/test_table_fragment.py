@@ -94,7 +94,7 @@ PARTIAL = """
         <span class="sized__presets" role="group" aria-label="{% translate 'Quick sizes' %}">{% for p in sized.presets %}<button type="button" class="sized__preset" data-size-preset="{{ p.amount }}" aria-pressed="false">{{ p.label }}</button>{% endfor %}</span>{% endif %}
         <input type="range" min="{{ sized.min }}" max="{{ sized.max }}" value="{{ sized.min }}" step="1" aria-label="{% translate 'Amount' %}" data-size-range>
         <input type="number" min="{{ sized.min }}" max="{{ sized.max }}" value="{{ sized.min }}" inputmode="numeric" aria-label="{% translate 'Amount' %}" data-size-input>
-        <button type="button" class="act act--{{ sized.kind }}" data-sized-go data-key="{{ sized.key }}">{% if sized.kind == "bet" %}{% translate "Bet" %}{% else %}{% translate "Raise to" %}{% endif %} <span data-size-show>{{ sized.min|chips }}</span>{% if sized.key %} <kbd>{{ sized.key|upper }}</kbd>{% endif %}</button>
+        <button type="button" class="act act--{{ sized.kind }}" data-sized-go data-key="{{ sized.key }}">{% if sized.kind == "bet" %}{% translate "Bet" as go %}{% else %}{% translate "Raise to" as go %}{% endif %}{{ go }}{% if go|slice:"-1:" != "-" %} {% endif %}<span data-size-show>{{ sized.min|chips }}</span>{% if sized.key %} <kbd>{{ sized.key|upper }}</kbd>{% endif %}</button>
       </span>{% endif %}
       {% if phase == "arrange" and arranged %}<p class="panel__hint">{% translate "Your arrangement is in. Waiting for the others." %}</p>{% endif %}{% if timed_out %}<p class="panel__hint panel__hint--timeout">{% translate "Your time ran out, so you are on a break from the next hand. Tap “I'm back” to keep playing." %}</p>{% endif %}{% if pre_actions %}<span class="pre" role="group" aria-label="{% translate 'Before your turn' %}">{% if pre_actions.call %}<button type="button" class="pre__btn" data-pre="check_fold" aria-pressed="false">{% translate "Fold" %}</button><button type="button" class="pre__btn" data-pre="call" data-amount="{{ pre_actions.call }}" aria-pressed="false">{% blocktranslate with amount=pre_actions.call|chips %}Call {{ amount }}{% endblocktranslate %}</button></span>{% else %}<button type="button" class="pre__btn" data-pre="check_fold" aria-pressed="false">{% translate "Check/fold" %}</button><button type="button" class="pre__btn" data-pre="check" aria-pressed="false">{% translate "Check" %}</button></span>{% endif %}{% endif %}{% if time_bank %}<button type="button" class="act act--quiet act--time" data-action="time" data-key="t" aria-label="{% blocktranslate with n=time_bank.step %}More time +{{ n }} s{% endblocktranslate %}" title="{% blocktranslate with n=time_bank.left %}Time bank: {{ n }} s left{% endblocktranslate %}"><span aria-hidden="true"><svg class="icon" viewBox="0 0 16 16" width="16" height="16"><circle cx="8" cy="9" r="5.8" fill="none" stroke="currentColor" stroke-width="1.6"/><path d="M8 6v3.2l2.2 1.4M6.2 1.6h3.6" fill="none" stroke="currentColor" stroke-width="1.6" stroke-linecap="round"/></svg> <span class="act__words">{% translate "More time" %}</span> {% translate "{n}s" as unit %}<bdi dir="ltr">+{{ time_bank.step }}</bdi>{{ unit|cut:"{n}" }}</span> <kbd>T</kbd></button>{% endif %}{% if can_show %}<button type="button" class="act act--quiet act--show" data-action="show_cards">{% translate "Show my cards" %}</button>{% endif %}{% if can_rabbit %}<button type="button" class="act act--quiet act--rabbit" data-action="rabbit" title="{% translate 'See the cards that would have come: everyone at the table sees them, and they change nothing' %}">{% translate "Hunt the rabbit" %}</button>{% endif %}{% if straddle is not None %}<button type="button" class="act act--quiet act--straddle" data-action="straddle_{% if straddle %}off{% else %}on{% endif %}" aria-pressed="{% if straddle %}true{% else %}false{% endif %}" title="{% translate 'Post twice the big blind whenever you sit left of it, before the cards; on until you turn it off' %}">{% translate "Straddle" %}</button>{% endif %}{% if run_twice is not None %}<button type="button" class="act act--quiet act--run-twice" data-action="run_twice_{% if run_twice %}off{% else %}on{% endif %}" aria-pressed="{% if run_twice %}true{% else %}false{% endif %}" title="{% translate 'When an all-in ends the betting before the river and everyone still in agrees, deal the rest of the board twice, half the pot on each; on until you turn it off' %}">{% translate "Run it twice" %}</button>{% endif %}
       <span class="panel__spacer"></span>
@@ -153,16 +153,22 @@ def test_every_step_of_a_hand_for_every_viewer(game: str) -> None:
     _name(users)
     stranger = make_user(f"s{table.id}")
     seen: set[str] = set()
+    seen_html = ""
     for _step in range(80):
         table.refresh_from_db()
         for html in _every_viewer(table, [*users, stranger]):
             seen.update(mark for mark in MARKS if mark in html)
+            if "data-size-show" in html and ("העלאה" in html or "הימור" in html):  # the Hebrew pages
+                seen_html += html[html.index("data-sized-go") - 200:html.index("data-size-show") + 20]
         # Patch-Patch plays to the showdown (its boards' winners); the others at random.
         if not act_once(table, rng, passive=game == "PP"):
             break
     assert {"commitment", "&lt;script&gt;", "next-hand", "act--quiet"} <= seen, seen
     if game in ("NT", "PT", "PO"):
         assert "data-sized" in seen  # a bet or raise of the player's size
+        # Hebrew's "raise to" joins its amount ("העלאה ל-20"; an audit saw "העלאה ל- 20").
+        assert "ל- <span data-size-show>" not in seen_html and (
+            "ל-<span data-size-show>" in seen_html or "הימור <span data-size-show>" in seen_html)
     if game in ("F5D", "P5D"):
         assert "data-draw" in seen
     if game == "PP":
