@@ -219,6 +219,7 @@ class SeatRow:
     drawn: int | None = None  # draw: how many cards this player drew
     opener: bool = False  # Baseball: the best open hand, who opens this round's betting
     showing: str = ""  # Baseball: what the open cards make ("One pair")
+    made: str = ""  # a hand turned over at the showdown, in words ("Two pair", "low 8-6-4-3-2")
     act: str = ""  # the seat's last act in the betting round under way: "check", "raise" ... (msgid)
     user_id: int | None = None  # who sits here: the page marks a seated player who is away
     banked: bool = False  # took time from their bank on the clock running now
@@ -282,6 +283,11 @@ def present(*, view: dict[str, Any] | None, seats: list[dict[str, Any]], players
                 row.hands = [pictures(h["cards"], used=_lit(won.get((i, b)), h["cards"])) for b, h in enumerate(p["hands"])]
                 row.boards_won = {b + 1 for b in range(len(p["hands"])) if won.get((i, b))}
             family = view.get("family", "pp")
+            if p.get("made") and family in ("flop", "draw", "stud"):
+                row.made = _made_words(p["made"])
+                if p["made"].get("second"):  # run twice: what the hand made on each board
+                    row.made = (_("run %(n)s") % {"n": 1} + ": " + row.made + " · "
+                                + _("run %(n)s") % {"n": 2} + ": " + _made_words(p["made"]["second"]))
             if view.get("variant") == "BB" and p.get("showing") and not p["folded"] and view["phase"] != "over":
                 row.showing = category_name(p["showing"])
             if family == "stud":

@@ -988,6 +988,10 @@ class ClassicState:
                 "hole_count": len(self.hole[i]),
             }
             p.update(self._player_view(i, visible))
+            if result is not None and i in shown and not bet.folded[i]:
+                # A hand turned over at the showdown is named, winner or not, as card rooms do
+                # (found by an audit: only the winners' hands were). Its cards are public now.
+                p["made"] = self.made_hand(i)
             players.append(p)
         legal = [la.to_json() for la in self.legal_actions(seat)] if seat is not None else []
         setup = self.setup

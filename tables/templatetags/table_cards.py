@@ -255,6 +255,8 @@ def seat_list(rows: Any, phase: str = "", bb: Any = None) -> SafeString:
                          f'{card_row(s.up, size="small")}</div>\n')
         if s.hole:
             parts.append(f'<div class="seat__hole">{card_row(s.hole, size="small")}</div>\n')
+        if s.made:
+            parts.append(f'<span class="seat__made">{escape(s.made)}</span>\n')
         if s.drawn is not None:
             drew = (_t("stood pat") if s.drawn == 0
                     else ngettext("drew %(n)s card", "drew %(n)s cards", s.drawn) % {"n": s.drawn})

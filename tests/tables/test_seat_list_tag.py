@@ -38,6 +38,7 @@ LOOP = """      {% for s in seat_rows %}
           {% if s.showing %}<span class="seat__showing muted">{% blocktranslate with hand=s.showing %}showing: {{ hand }}{% endblocktranslate %}</span>{% endif %}
           {% if s.up or s.down %}<div class="seat__stud" dir="ltr"><div class="seat__down">{% card_row s.down size="small" %}</div>{% card_row s.up size="small" %}</div>{% endif %}
           {% if s.hole %}<div class="seat__hole">{% card_row s.hole size="small" %}</div>{% endif %}
+          {% if s.made %}<span class="seat__made">{{ s.made }}</span>{% endif %}
           {% if s.drawn is not None %}<span class="seat__drawn muted">{% if s.drawn == 0 %}{% translate "stood pat" %}{% else %}{% blocktranslate count n=s.drawn %}drew {{ n }} card{% plural %}drew {{ n }} cards{% endblocktranslate %}{% endif %}</span>{% endif %}
           {% if s.hands %}<div class="seat__shown">{% for h in s.hands %}<div class="shown-hand">{% if forloop.counter in s.boards_won %}{% blocktranslate with n=forloop.counter asvar won %}Won board {{ n }}{% endblocktranslate %}<span class="shown-hand__no is-won" title="{{ won }}" aria-label="{{ won }}">{{ forloop.counter }}</span>{% else %}<span class="shown-hand__no muted">{{ forloop.counter }}</span>{% endif %}{% card_row h size="small" %}</div>{% endfor %}</div>{% endif %}
         {% endif %}
@@ -100,7 +101,7 @@ def test_rare_rows(lang: str) -> None:
                 button=True, small_blind=True, net=0, showing="One pair", opener=True, drawn=1),
         SeatRow(no=2, name="Dana", empty=False, stack=0, folded=True, big_blind=True, net=-30, drawn=3,
                 hands=[_pics("Ah", "Kd", "Qc", "Js"), _pics("2h", "3d", "4c", "5s")], hole=_pics("Th", "9h"),
-                boards_won={2}),
+                boards_won={2}, made="Two pair · low 8-6-4-3-2"),
         SeatRow(no=3, name="Eli", empty=False, stack="-2 1/3", all_in=True, net=_Units("7/3", "+2 1/3"),
                 up=_pics("As", "Ks"), down=[{"hidden": True}, _pics("Qs")[0]]),
         SeatRow(no=4, name="Fay", empty=False, arranged=True, sitting_out=True, net=12, drawn=0),

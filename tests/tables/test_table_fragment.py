@@ -210,6 +210,14 @@ def test_showdowns_with_splits_sides_and_scoops(monkeypatch: pytest.MonkeyPatch,
         assert all(text in html for html in english), text
     if "scoop" in "".join(shows):
         assert 'class="scoop"' in pages[-1]
+    if game != "PP":
+        # Every hand turned over is named under its cards, the losers' too (an audit: only the
+        # winners' were), in each viewer's language.
+        shown = len(hand.result.get("shown") or [])
+        assert shown >= 2
+        for html in pages:
+            assert html.count('class="seat__made"') == shown
+        assert all(("low " in html) == (game == "FO/8") for html in english if 'class="seat__made"' in html)
 
 
 @pytest.mark.django_db
