@@ -16,7 +16,7 @@ class OddsRow:
     count: int
     share: float  # 0..1
     odds_against: float  # (hands without it) : (hands with it), against one
-    digits: int  # significant digits worth showing: 4 for exact counts, 3 for simulations
+    digits: int  # significant digits worth showing: 4 for exact counts, fewer for rare simulated ones
 
 
 @dataclass(frozen=True)
@@ -32,14 +32,22 @@ class OddsTable:
         return next(r for r in self.rows if r.category == category)
 
 
+def _digits(method: str, count: int) -> int:
+    """Significant digits worth showing: 4 for exact counts; for a simulation as many as its count
+    supports (a count's noise is about its square root: 3 digits from 10,000 hits, 2 from 100,
+    1 below), so a rare hand seen a few dozen times does not look measured to three digits."""
+    if method == "exact":
+        return 4
+    return 3 if count >= 10_000 else 2 if count >= 100 else 1
+
+
 def odds_table(key: str) -> OddsTable:
     data = probabilities.load()
     entry = data[key]
     hands = entry["hands"]
     method = entry.get("method", "simulation")
-    digits = 4 if method == "exact" else 3
     rows = tuple(
-        OddsRow(cat, n, n / hands, (hands - n) / n if n else float("inf"), digits)
+        OddsRow(cat, n, n / hands, (hands - n) / n if n else float("inf"), _digits(method, n))
         for cat, n in zip(data["categories"], entry["counts"], strict=True)
     )
     return OddsTable(key, method, hands, rows)

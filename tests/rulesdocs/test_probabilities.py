@@ -24,12 +24,13 @@ def test_stored_file_is_complete(stored) -> None:
     assert stored["categories"] == [c.label for c in probabilities.CATEGORIES]
     sim = stored["simulation"]
     assert (sim["seed"], sim["deals"], sim["block"]) == (probabilities.SEED, probabilities.DEALS, probabilities.BLOCK)
-    blocks = math.ceil(sim["deals"] / sim["block"])
+    assert sim["omaha_deals"] == probabilities.OMAHA_DEALS
     for key in probabilities.SIMULATED:
         entry = stored[key]
+        deals = sim["omaha_deals"] if key == "omaha" else sim["deals"]
         per_deal = 1 if key == "omaha" else 3
-        assert entry["hands"] == sim["deals"] * per_deal == sum(entry["counts"]), key
-        assert len(entry["blocks"]) == blocks, key
+        assert entry["hands"] == deals * per_deal == sum(entry["counts"]), key
+        assert len(entry["blocks"]) == math.ceil(deals / sim["block"]), key
         assert [sum(col) for col in zip(*entry["blocks"], strict=True)] == entry["counts"], key
 
 
@@ -50,6 +51,8 @@ def test_seven_card_table_recomputed(stored) -> None:
 def test_simulation_blocks_replay(stored, block: int) -> None:
     seed = stored["simulation"]["seed"]
     assert probabilities.omaha_block(seed, block) == stored["omaha"]["blocks"][block]
+    last = probabilities.OMAHA_DEALS // probabilities.BLOCK - 1
+    assert probabilities.omaha_block(seed, last) == stored["omaha"]["blocks"][last]
     for key, rows in probabilities.patchpatch_block(seed, block).items():
         assert rows == stored[key]["blocks"][block], key
 
