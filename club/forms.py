@@ -19,10 +19,15 @@ from club import throttle
 
 
 def clean_name(value: str) -> str:
-    """A display name on one line: runs of spaces, tabs and line breaks become one space, and
-    characters that print nothing (controls, direction overrides, U+FFFD) are refused."""
-    name = " ".join(value.split())
-    if not name or any(not ch.isprintable() or ch == "\ufffd" for ch in name):
+    """A display name on one line (``club.names.one_line``: runs of spaces, tabs and line breaks
+    become one space; characters that print nothing are refused), and not empty."""
+    from club.names import one_line
+
+    try:
+        name = one_line(value)
+    except ValidationError:
+        name = ""
+    if not name:
         raise ValidationError(_("A name is letters, digits and the like, on one line."))
     return name
 

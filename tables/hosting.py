@@ -427,7 +427,8 @@ def _seat_request(request_id: int, by: Any, table_id: int | None) -> SeatRequest
     req = SeatRequest.objects.filter(id=request_id).first()
     if req is None or (table_id is not None and req.table_id != table_id):
         raise TableError(_("There is no such request."))
-    _host_table(req.table_id, by)
+    if table_id is None:
+        _host_table(req.table_id, by)
     return req
 
 
