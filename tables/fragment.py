@@ -56,6 +56,7 @@ _MSGIDS = (
     _TIMED_OUT,
     gettext_noop("Break from next hand"), gettext_noop("deck fingerprint"),
     gettext_noop("%(name)s scoops all three boards!"), gettext_noop("%(name)s scoops high and low!"),
+    gettext_noop("%(name)s scoops all three boards of the main pot!"),
     gettext_noop("Hand #%(n)s"), gettext_noop("Quick sizes"),
 )
 
@@ -320,7 +321,9 @@ def _render_table(context: Any) -> SafeString:
         out.append("\n    ")
         scoop_name = get("scoop_name")
         if scoop_name:
-            if family == "pp":
+            if family == "pp" and get("scoop_main"):
+                scoop = _bt("%(name)s scoops all three boards of the main pot!", name=scoop_name)
+            elif family == "pp":
                 scoop = _bt("%(name)s scoops all three boards!", name=scoop_name)
             else:
                 scoop = _bt("%(name)s scoops high and low!", name=scoop_name)

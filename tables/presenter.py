@@ -375,7 +375,11 @@ def present(*, view: dict[str, Any] | None, seats: list[dict[str, Any]], players
         actions.append({"kind": kind, "amount": la["amount"], "label": action_label(kind, la["amount"]), "key": KEYS.get(kind, "")})
     draw_allowed = any(la["kind"] == "draw" for la in view.get("legal_actions") or [])
     scoop_name = names.get(result["scoop"]) if result and result.get("scoop") is not None else None
+    # A short all-in who took every board of the main pot scooped that pot, not the side pots
+    # the others played for: said so (found by an audit: "scoops all three boards!" read as all).
+    scoop_main = bool(scoop_name) and any(result["scoop"] not in pot.get("eligible", ()) for pot in result["pots"])  # type: ignore[index]
     return {
+        "scoop_main": scoop_main,
         "seat_rows": rows,
         "family": family,
         "boards": boards,
@@ -427,6 +431,10 @@ def _pp_boards(view: dict[str, Any], names: dict[int, str]) -> list[BoardRow]:
                             "category": category_name(w["category"]),
                             "cards": w["cards"],
                             "pot": pot["index"],
+                            # With side pots each line says whose pot it is (an audit saw "Dana
+                            # +165 · Two pair" above "Alice +317 · One pair" on one board).
+                            "pot_label": "" if len(result["pots"]) < 2 else (
+                                _("main pot") if pot["index"] == 0 else _("side pot %(n)s") % {"n": pot["index"]}),
                             "split": len(b["winners"]) > 1,
                         }
                     )

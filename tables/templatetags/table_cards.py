@@ -154,7 +154,7 @@ _MSGIDS = (
     gettext_noop("bet"), gettext_noop("folded"), gettext_noop("all-in"), gettext_noop("arranging"),
     gettext_noop("to act"), gettext_noop("on their time bank"), gettext_noop("ready"), gettext_noop("on a break"), gettext_noop("waits for the next hand"),
     gettext_noop("waits for the big blind"), gettext_noop("posts a big blind to come in"),
-    gettext_noop("split"), gettext_noop("Board %(n)s"), gettext_noop("stood pat"), gettext_noop("Won board %(n)s"),
+    gettext_noop("split"), gettext_noop("Board %(n)s"), gettext_noop("stood pat"), gettext_noop("Won board %(n)s"), gettext_noop("out of chips"),
     # A seat's last act in the round (tables.presenter.ACT_WORDS).
     gettext_noop("check"), gettext_noop("call"), gettext_noop("raise"), gettext_noop("complete"), gettext_noop("bring-in"),
     gettext_noop("straddle"),
@@ -191,6 +191,8 @@ def _status(s: Any, phase: str) -> str:
         return _t("break after this hand") if s.in_hand and phase not in ("", "over") else _t("on a break")
     if s.wait_bb:
         return _t("posts a big blind to come in") if s.post_bb else _t("waits for the big blind")
+    if s.waiting and s.stack == 0:  # chips only: a Baseball balance is text ("0"), never the int 0
+        return _t("out of chips")  # not "waits for the next hand": no hand comes until chips are added
     if s.waiting:
         return _t("waits for the next hand")
     return ""
@@ -297,6 +299,7 @@ def board_list(boards: Any, arranging: bool = False) -> SafeString:
             split = _t("split")
             wins = "".join(
                 f'\n<li class="win"><strong>{escape(w["name"])}</strong> <bdi dir="ltr">+{escape(chips(w["amount"]))}</bdi>'
+                f'{" · " + escape(w["pot_label"]) if w.get("pot_label") else ""}'
                 f' · {escape(w["category"])}{" · " + split if w.get("split") else ""}</li>'
                 for w in b.results
             )

@@ -32,7 +32,7 @@ LOOP = """      {% for s in seat_rows %}
           <span class="seat__stack{% if bb and s.stack|stringformat:'s'|slice:':1' == '-' %} is-negative{% endif %}"{% if bb %} title="{% translate 'Balance in units' %}"{% endif %}><bdi dir="ltr">{{ s.stack|chips }}</bdi></span>
           {% if s.bet %}<span class="seat__bet">{% translate "bet" %} <bdi dir="ltr">{{ s.bet|chips }}</bdi></span>{% endif %}
           <span class="seat__status">
-            {% if s.folded %}{% translate "folded" %}{% elif s.all_in %}{% translate "all-in" %}{% elif s.acting and phase == "arrange" %}{% translate "arranging" %}{% if s.banked %}{{ bank_mark }}{% endif %}{% elif s.acting %}{% translate "to act" %} <span class="clock" data-clock></span>{% if s.banked %}{{ bank_mark }}{% endif %}{% elif s.arranged and phase == "arrange" %}{% translate "ready" %}{% elif s.act and phase != "over" and s.act != "bet" or s.act == "bet" and not s.bet and phase != "over" %}<span class="seat__act">{% translate s.act %}</span>{% elif s.sitting_out and s.in_hand and phase and phase != "over" %}{% translate "break after this hand" %}{% elif s.sitting_out %}{% translate "on a break" %}{% elif s.wait_bb %}{% translate "waits for the big blind" %}{% elif s.waiting %}{% translate "waits for the next hand" %}{% endif %}
+            {% if s.folded %}{% translate "folded" %}{% elif s.all_in %}{% translate "all-in" %}{% elif s.acting and phase == "arrange" %}{% translate "arranging" %}{% if s.banked %}{{ bank_mark }}{% endif %}{% elif s.acting %}{% translate "to act" %} <span class="clock" data-clock></span>{% if s.banked %}{{ bank_mark }}{% endif %}{% elif s.arranged and phase == "arrange" %}{% translate "ready" %}{% elif s.act and phase != "over" and s.act != "bet" or s.act == "bet" and not s.bet and phase != "over" %}<span class="seat__act">{% translate s.act %}</span>{% elif s.sitting_out and s.in_hand and phase and phase != "over" %}{% translate "break after this hand" %}{% elif s.sitting_out %}{% translate "on a break" %}{% elif s.wait_bb %}{% translate "waits for the big blind" %}{% elif s.waiting and s.stack == 0 %}{% translate "out of chips" %}{% elif s.waiting %}{% translate "waits for the next hand" %}{% endif %}
           </span>
           {% if s.net is not None %}<span class="seat__net {% if s.net > 0 %}plus{% elif s.net < 0 %}minus{% endif %}"><bdi dir="ltr">{% if s.net > 0 %}+{% elif s.net == 0 %}±{% endif %}{{ s.net|chips }}</bdi></span>{% endif %}
           {% if s.showing %}<span class="seat__showing muted">{% blocktranslate with hand=s.showing %}showing: {{ hand }}{% endblocktranslate %}</span>{% endif %}
@@ -59,7 +59,7 @@ BOARDS_LOOP = """      {% for b in boards %}
         {% endif %}
         {% if b.results %}
         <ul class="board__results">{% for w in b.results %}
-          <li class="win"><strong>{{ w.name }}</strong> <bdi dir="ltr">+{{ w.amount|chips }}</bdi> · {{ w.category }}{% if w.split %} · {% translate "split" %}{% endif %}</li>{% endfor %}
+          <li class="win"><strong>{{ w.name }}</strong> <bdi dir="ltr">+{{ w.amount|chips }}</bdi>{% if w.pot_label %} · {{ w.pot_label }}{% endif %} · {{ w.category }}{% if w.split %} · {% translate "split" %}{% endif %}</li>{% endfor %}
         </ul>
         {% endif %}
       </div>
@@ -105,7 +105,9 @@ def test_rare_rows(lang: str) -> None:
         SeatRow(no=3, name="Eli", empty=False, stack="-2 1/3", all_in=True, net=_Units("7/3", "+2 1/3"),
                 up=_pics("As", "Ks"), down=[{"hidden": True}, _pics("Qs")[0]]),
         SeatRow(no=4, name="Fay", empty=False, arranged=True, sitting_out=True, net=12, drawn=0),
-        SeatRow(no=5, name="Gil", empty=False, waiting=True, net=_Units("0", "0")),
+        SeatRow(no=5, name="Gil", empty=False, waiting=True, stack="1", net=_Units("0", "0")),
+        SeatRow(no=8, name="Jo", empty=False, waiting=True, stack=0),  # busted: chips to add
+        SeatRow(no=9, name="Kim", empty=False, waiting=True, stack="0"),  # Baseball: a balance of 0
         SeatRow(no=6, name="Hod", empty=False, sitting_out=True),
         SeatRow(no=7, name="Ira", empty=False, acting=True, banked=True),
     ]
@@ -117,6 +119,8 @@ def test_rare_rows(lang: str) -> None:
         assert html.count('class="seat__bank"') == 1  # Ira's, who took time; not seat 1's, acting without
         assert html.count('class="shown-hand__no is-won"') == 1  # Dana's board 2
         assert html.count('class="seat__drawn muted"') == 3 and "drew 0" not in html  # Fay stood pat
+        if lang == "en":
+            assert html.count("out of chips") == 1 and html.count("waits for the next hand") >= 2
         assert html.count('class="shown-hand__no muted"') == 1
 
 
