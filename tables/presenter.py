@@ -372,7 +372,10 @@ def present(*, view: dict[str, Any] | None, seats: list[dict[str, Any]], players
             sized = {"kind": kind, "min": low, "max": high, "label": action_label(kind, low), "key": KEYS.get(kind, ""),
                      "presets": size_presets(view, la)}
             continue
-        actions.append({"kind": kind, "amount": la["amount"], "label": action_label(kind, la["amount"]), "key": KEYS.get(kind, "")})
+        label = action_label(kind, la["amount"])
+        if kind == "call" and la.get("all_in"):  # the call takes every chip behind: said on the button
+            label += " · " + _("all-in")
+        actions.append({"kind": kind, "amount": la["amount"], "label": label, "key": KEYS.get(kind, "")})
     draw_allowed = any(la["kind"] == "draw" for la in view.get("legal_actions") or [])
     scoop_name = names.get(result["scoop"]) if result and result.get("scoop") is not None else None
     # A short all-in who took every board of the main pot scooped that pot, not the side pots

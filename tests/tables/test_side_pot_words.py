@@ -33,3 +33,16 @@ def test_board_lines_name_the_pot_and_the_scoop_is_the_main_pots() -> None:
     assert "+30</bdi> · main pot · " in html and "+60</bdi> · side pot 1 · " in html
     with translation.override("ru"):
         assert "основного банка" in render_table({**_context(), "table": None, "phase": "over"})
+
+
+def test_a_call_that_puts_the_player_all_in_says_so() -> None:
+    """Found by an audit: "Call 20" for the last 20 chips read like any call."""
+    s = stacked([1000, 1000, 30], button=0)
+    play(s, "raise_pot", "fold")  # the big blind (20 behind) faces a raise to 35
+    seats = [{"no": i, "name": n, "empty": False, "me": i == 2, "stack": 0, "sitting_out": False, "user_id": i + 1}
+             for i, n in enumerate(("Ann", "Ben", "Cy"))]
+    context = present(view=s.view_for(2), seats=seats, players=[[i, i + 1, 0] for i in range(3)])
+    assert [a["label"] for a in context["actions"]] == ["Fold", "Call 20 · all-in"]
+    s = stacked([1000, 1000, 1000], button=0)
+    context = present(view=s.view_for(0), seats=seats, players=[[i, i + 1, 0] for i in range(3)])
+    assert "Call 10" in [a["label"] for a in context["actions"]]  # an ordinary call, as before
