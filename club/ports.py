@@ -48,6 +48,9 @@ class ClubTable:
     late_entry: int = 0
     #: Hold'em's seven-deuce bounty each player pays, in chips (0: none).
     seven_deuce: int = 0
+    #: Straddles and running it twice, where the host allows them and the game takes them.
+    straddles: bool = False
+    run_twice: bool = False
     #: Players may hunt the rabbit after a hand (Hold'em, Omaha, Patch-Patch).
     rabbit: bool = False
 

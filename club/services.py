@@ -674,6 +674,7 @@ def _sixtieths(units: Any) -> int:
 # cancelled night keeps its replies and stays listed (as cancelled) as long as any night does.
 
 NIGHT_MAX_AHEAD = dt.timedelta(days=365)
+NIGHT_MIN_APART = dt.timedelta(hours=2)
 NIGHT_NOTE_MAX = 200
 # Nights a club may have ahead at once, as many as its page lists: a night scheduled beyond
 # them would be invisible to everyone.
@@ -698,6 +699,14 @@ def game_night_schedule(*, club: Club, by: Any, starts_at: dt.datetime, note: st
         ahead = GameNight.objects.filter(club=club, cancelled=False, starts_at__gt=now).count()
         if ahead >= NIGHTS_AHEAD_MAX:
             raise ClubError(_("The club already has 10 nights ahead. Schedule more once some of them have been played."))
+        # The same night twice (a second tap, or a time typed again) splits the members' answers
+        # between two nights (found by an audit): refused, as is one within two hours of another.
+        near = GameNight.objects.filter(
+            club=club, cancelled=False,
+            starts_at__gt=starts_at - NIGHT_MIN_APART, starts_at__lt=starts_at + NIGHT_MIN_APART,
+        )
+        if near.exists():
+            raise ClubError(_("The club already has a night within two hours of that time. To move it, cancel it and schedule it again."))
         return GameNight.objects.create(club=club, starts_at=starts_at, note=note, created_by=by)
 
 

@@ -122,7 +122,10 @@ def club_new(request: HttpRequest) -> HttpResponse:
             except services.ClubError as exc:
                 form.add_error(None, str(exc))
             else:
-                messages.success(request, _("Your club is open. Invite your players with a link."))
+                # Its first link is made at once, with no limits (found by an audit: a new club's
+                # page said "invite your players with a link" over "no invite links yet").
+                services.club_invite_create(club=club, by=request.user)
+                messages.success(request, _("Your club is open. Send your players the link below; you can revoke it or make others with limits."))
                 return redirect("club_invites", club_id=club.pk)
     else:
         lang = getattr(request, "LANGUAGE_CODE", "en")

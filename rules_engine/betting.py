@@ -552,6 +552,21 @@ class Betting:
             pots = (Pot(pots[0].amount + dead, pots[0].eligible), *pots[1:])
         return pots
 
+    def collected_pots(self, *, between_rounds: bool = False) -> tuple[Pot, ...]:
+        """The pots as a card room's felt shows them during a hand: every chip of the finished
+        rounds, this round's bets left out while it is played (they are still in front of the
+        players; ``between_rounds``: they have been gathered in). A layer only one seat can win is
+        chips nobody matched, going back to their owner, and is left out."""
+        live = self.live_contributions()
+        collected = live if between_rounds else [c - b for c, b in zip(live, self.bets, strict=True)]
+        if not any(collected) or all(self.folded):
+            return ()
+        pots = build_pots(collected, self.folded)
+        dead = sum(self.dead_blinds)
+        if dead and pots:
+            pots = (Pot(pots[0].amount + dead, pots[0].eligible), *pots[1:])
+        return tuple(p for p in pots if len(p.eligible) > 1)
+
     def return_uncalled(self) -> tuple[int, int] | None:
         """Give back the unmatched top of the largest contribution: ``(seat, chips)`` or None."""
         top = uncalled(self.live_contributions())

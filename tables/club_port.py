@@ -23,7 +23,7 @@ class TablesForClubs:
 
     def club_tables(self, *, club_id: int) -> list[ClubTable]:
         from tables import freezeout
-        from tables.services import rabbit_on, seven_deuce_chips
+        from tables.services import rabbit_on, runs_twice, seven_deuce_chips, straddles_on
 
         names = dict(self.games())
         rows = (
@@ -41,6 +41,7 @@ class TablesForClubs:
                 freezeout=bool(t.freezeout and t.freezeout.get("on")),
                 late_entry=int(t.freezeout.get("late") or 0) if freezeout.entry_open(t) else 0,
                 seven_deuce=seven_deuce_chips(t), rabbit=rabbit_on(t),
+                straddles=straddles_on(t), run_twice=runs_twice(t),
             )
             for t in rows
         ]

@@ -49,7 +49,7 @@ _MSGIDS = (
     gettext_noop("Next hand in a moment…"), gettext_noop("The first hand is dealt in"),
     gettext_noop("Waiting for players. A hand starts when two players are seated and not on a break."),
     gettext_noop("Your actions"),
-    gettext_noop("Tap a card, then another, to swap them. Each group of four plays on the board above it."),
+    gettext_noop("Tap a card, then another, to swap them, or ⇅ on two boards to swap your fours there. Each group of four plays on the board above it."),
     gettext_noop("Tap the cards you want to throw away, then draw. Draw with none picked to stand pat."),
     gettext_noop("Stand pat"), gettext_noop("Draw {n}"), gettext_noop("Amount"), gettext_noop("Bet"), gettext_noop("Raise to"),
     gettext_noop("Your arrangement is in. Waiting for the others."), gettext_noop("I'm back"),
@@ -77,6 +77,8 @@ _BOMB = gettext_noop("Bomb pot")
 _BOMB_NEXT = gettext_noop("Next hand: a bomb pot, %(amount)s from everyone, the flop at once.")
 _BOUNTY = gettext_noop("7-2 bounty")
 _PAID_OUT = gettext_noop("paid out")
+_SHARED_CARD = gettext_noop("Shared card")
+_NO_LOW = gettext_noop("no low: the high hand takes it all")
 _RABBIT = gettext_noop("Hunt the rabbit")
 _RABBIT_TITLE = gettext_noop("See the cards that would have come: everyone at the table sees them, and they change nothing")
 _RABBIT_NOTE = gettext_noop("Rabbit hunt: the faded cards are what would have come next. They change nothing.")
@@ -248,6 +250,20 @@ def render_table(context: Any) -> SafeString:
         _drawing.language = before
 
 
+def _side_pots(amounts: Any) -> str:
+    """The main pot and the side pots of the finished rounds, after the total, or nothing."""
+    if not amounts:
+        return ""
+    # "side pot 1: 1 840", with a colon: a pot's number would run into its amount without it
+    # ("side pot 1 1 840" where a space groups thousands).
+    parts = [
+        f'{_t("main pot") if k == 0 else _bt("side pot %(n)s", n=k)}:'
+        f' <bdi dir="ltr">{_v(chips(a))}</bdi>'
+        for k, a in enumerate(amounts)
+    ]
+    return f' <span class="pot__side">({" · ".join(parts)})</span>'
+
+
 def _made(text: Any) -> str:
     """The hand the viewer's cards make, under them (``my_made``), or nothing."""
     return f'<p class="board__made">{_v(text)}</p>' if text else ""
@@ -271,7 +287,7 @@ def _render_table(context: Any) -> SafeString:
         # Once the hand is over its chips are in the winners' stacks: said, or the felt would
         # count them twice.
         paid = f' <span class="pot__paid">{_t(_PAID_OUT)}</span>' if phase == "over" else ""
-        out.append(f'\n    <p class="pot">{_t("Pot")} <strong><bdi dir="ltr">{_v(chips(get("pot")))}</bdi></strong>{bomb}{paid}\n      ')
+        out.append(f'\n    <p class="pot">{_t("Pot")} <strong><bdi dir="ltr">{_v(chips(get("pot")))}</bdi></strong>{bomb}{paid}{_side_pots(get("side_pots"))}\n      ')
         if phase == "arrange":  # "Arrange your cards" only to a player still arranging
             note = "Arrange your cards" if arranging else "Arrangement under way"
             out.append(f'<span class="phase-note">{_t(note)} {_CLOCK}</span>')
@@ -296,9 +312,15 @@ def _render_table(context: Any) -> SafeString:
         elif family == "draw" and mine:
             out.append(f'\n    <div class="board board--single">\n      <h3 class="board__title">{_t("Your hand")}</h3>\n'
                        f'      {card_row(mine, discardable=get("draw_allowed"))}{_made(get("my_made"))}\n    </div>\n    ')
-        elif family == "stud" and get("my_made"):
-            # Under the pot, away from the player's cards: said whose hand it is.
-            out.append(f'\n    <p class="board__made made--stud">{_t("Your hand")}: {_v(get("my_made"))}</p>\n    ')
+        elif family == "stud" and (_get(get("community"), "cards") or get("my_made")):
+            shared = _get(get("community"), "cards")
+            if shared:  # seven-card stud with too many players for the deck: one card for all
+                out.append(f'\n    <div class="board board--single board--shared">\n      <h3 class="board__title">{_t(_SHARED_CARD)}</h3>\n'
+                           f'      {card_row(shared)}\n    </div>')
+            if get("my_made"):
+                # Under the pot, away from the player's cards: said whose hand it is.
+                out.append(f'\n    <p class="board__made made--stud">{_t("Your hand")}: {_v(get("my_made"))}</p>')
+            out.append("\n    ")
         out.append("\n    ")
         if get("rabbit"):
             out.append(f'<p class="rabbit-note">{_t(_RABBIT_NOTE)}</p>\n    ')
@@ -309,9 +331,11 @@ def _render_table(context: Any) -> SafeString:
                 side = w.get("side")
                 out.append(
                     f'\n      <li class="win"><strong>{_v(w["name"])}</strong> <bdi dir="ltr">+{_v(chips(w["amount"]))}</bdi>'
+                    f'{" · " + _v(w["pot_label"]) if w.get("pot_label") else ""}'
                     f'{" · " + _bt("run %(n)s", n=w["run"]) if w.get("run") else ""}'
                     f'{" · " + _t("split") if w.get("split") else ""}'
                     f'{" · " + _t("low") if side == "low" else " · " + _t("high") if side == "high" else ""}'
+                    f'{" · " + _t(_NO_LOW) if side == "nolow" else ""}'
                     f'{" · " + _v(w["category"]) if w.get("category") else ""}</li>')
             bounty = get("bounty")
             if bounty:
@@ -370,7 +394,7 @@ def _panel(get: Any, phase: Any, arranging: Any) -> str:
     out = [f'\n    <div class="panel" role="group" aria-label="{_t("Your actions")}">\n      ']
     if arranging:
         out.append(f'<p class="panel__hint">'
-                   f'{_t("Tap a card, then another, to swap them. Each group of four plays on the board above it.")}</p>')
+                   f'{_t("Tap a card, then another, to swap them, or ⇅ on two boards to swap your fours there. Each group of four plays on the board above it.")}</p>')
     out.append("\n      ")
     if get("draw_allowed"):
         out.append(f'<p class="panel__hint">'

@@ -37,7 +37,7 @@ CATEGORY_NAMES = {
 
 # Keyboard shortcuts shown on the buttons.
 KEYS = {"fold": "f", "check": "c", "call": "c", "bet_pot": "r", "raise_pot": "r", "bet": "r", "raise": "r",
-        "all_in": "a", "done": "d"}
+        "complete": "r", "bring_in": "b", "all_in": "a", "done": "d"}
 
 
 class _Units(Fraction):
@@ -353,6 +353,10 @@ def present(*, view: dict[str, Any] | None, seats: list[dict[str, Any]], players
             community["blanks"] = max(0, community["blanks"] - len(hunted[0]))
         if view.get("second_board"):
             second_run = pictures(view["second_board"], used={c for w in won if w.get("run") == 2 for c in w["cards"]} or None)
+    elif family == "stud" and view.get("board"):
+        # Seven-card stud with more players than the deck can give seven cards each: the last
+        # card is dealt once, face up, and plays in every hand (GAMES.md section 3).
+        community = {"cards": pictures(view["board"]), "blanks": 0}
     if family == "flop" and made_cards and winning and not made_cards <= winning:
         made_cards = None  # the board lights the winner's hand; the viewer's lost one is named, unlit
     if family in ("flop", "draw") and you:
@@ -375,7 +379,12 @@ def present(*, view: dict[str, Any] | None, seats: list[dict[str, Any]], players
         label = action_label(kind, la["amount"])
         if kind == "call" and la.get("all_in"):  # the call takes every chip behind: said on the button
             label += " · " + _("all-in")
-        actions.append({"kind": kind, "amount": la["amount"], "label": label, "key": KEYS.get(kind, "")})
+        # One key, one button: five-card stud's open pair offers two bets ("Bet 10", "Bet 20"),
+        # and only the first takes R (found by an audit: R always took the first anyway).
+        key = KEYS.get(kind, "")
+        if key and any(a["key"] == key for a in actions):
+            key = ""
+        actions.append({"kind": kind, "amount": la["amount"], "label": label, "key": key})
     draw_allowed = any(la["kind"] == "draw" for la in view.get("legal_actions") or [])
     scoop_name = names.get(result["scoop"]) if result and result.get("scoop") is not None else None
     # A short all-in who took every board of the main pot scooped that pot, not the side pots
@@ -395,7 +404,7 @@ def present(*, view: dict[str, Any] | None, seats: list[dict[str, Any]], players
         # Patch-Patch says each board's winners under it; a pot nobody contested (everyone else
         # folded) has no boards, and is said here as the other games say theirs (found by an
         # audit: the felt did not say who took it).
-        "wins": (_sided(_generic_wins(result, names), _is_hilo(result)) if family != "pp"
+        "wins": (_sided(_generic_wins(result, names), str(view.get("variant", "")).endswith("/8")) if family != "pp"
                  else _generic_wins(result, names) if result and not result.get("showdown") else []),
         "bounty": _bounty(result, names),
         "actions": actions,
@@ -407,6 +416,8 @@ def present(*, view: dict[str, Any] | None, seats: list[dict[str, Any]], players
         "arranged": bool(you and view["players"][you["seat"]].get("arranged")),
         # After the hand the pot has been paid out; show what was played for.
         "pot": sum(p["amount"] for p in result["pots"]) if result else view["pot"],
+        # While a hand with an all-in is played: the main pot and each side pot so far.
+        "side_pots": view.get("side_pots") or [],
         "result": result,
         "scoop_name": scoop_name if family == "pp" or _is_hilo(result) else None,
         "showdown": bool(result and result.get("showdown")),
@@ -515,7 +526,8 @@ def _made_words(made: dict[str, Any]) -> str:
 
 
 def _sided(wins: list[dict[str, Any]], hilo: bool) -> list[dict[str, Any]]:
-    """Say "high"/"low" only in a hi-lo game; elsewhere every pot is a high pot."""
+    """Say "high"/"low" (or that there was no low) only in a hi-lo game (its code ends "/8");
+    elsewhere every pot is a high pot."""
     if not hilo:
         for w in wins:
             w["side"] = ""
@@ -530,6 +542,7 @@ def _bounty(result: dict[str, Any] | None, names: dict[int, str]) -> dict[str, A
 
 
 def _is_hilo(result: dict[str, Any] | None) -> bool:
+    """A hi-lo hand whose pot had a low (the scoop: "high and low")."""
     return bool(result) and any(b.get("half") == "low" for p in result["pots"] for b in p.get("boards") or [])  # type: ignore[index]
 
 
@@ -540,18 +553,28 @@ def _generic_wins(result: dict[str, Any] | None, names: dict[int, str]) -> list[
     out = []
     # A hand run twice has a second board's shares (board 1): say which run each was won on.
     twice = any(b.get("board") == 1 for p in result.get("pots") or [] for b in p.get("boards") or [])
-    for pot in result.get("pots") or []:
+    # With side pots each line says whose pot it is, as Patch-Patch's boards do (found by an
+    # audit: "Alice +300" over "Bob +400" did not say which was the main pot).
+    pots = result.get("pots") or []
+    for pot in pots:
+        index = pot.get("index", 0)
+        label = {"pot_label": _("main pot") if index == 0 else _("side pot %(n)s") % {"n": index}} if len(pots) > 1 else {}
         if pot.get("boards"):
+            # A hi-lo run with no low: its high hand takes the whole pot, and says so.
+            with_low = {b.get("board", 0) for b in pot["boards"] if b.get("half") == "low"}
             for board in pot["boards"]:
+                side = board.get("half", "")
+                if side == "high" and board.get("board", 0) not in with_low:
+                    side = "nolow"
                 for w in board.get("winners") or []:
                     # A low is named by its cards ("7-5-3-2-A"): its category would only repeat "low".
                     low = w.get("category") == "low" and w.get("description") and _low_text(w["description"])
                     out.append({
                         "name": names.get(w.get("seat"), "?"), "amount": w.get("amount", 0),
                         "category": low or category_name(w.get("category")), "cards": list(w.get("cards") or []),
-                        "side": board.get("half", ""), "pot": pot.get("index", 0),
+                        "side": side, "pot": index,
                         "split": len(board.get("winners") or []) > 1,
-                        **({"run": board.get("board", 0) + 1} if twice else {}),
+                        **({"run": board.get("board", 0) + 1} if twice else {}), **label,
                     })
             continue
         winners = pot.get("winners")
@@ -560,11 +583,12 @@ def _generic_wins(result: dict[str, Any] | None, names: dict[int, str]) -> list[
                 out.append({
                     "name": names.get(w.get("seat"), "?"), "amount": w.get("amount_display", w.get("amount", 0)),
                     "category": category_name(w.get("category")), "cards": list(w.get("cards") or []),
-                    "side": w.get("side", ""), "pot": pot.get("index", 0),
+                    "side": w.get("side", ""), "pot": index,
                     "split": len(winners) > 1 and "amount_display" in w,  # Baseball's exact shares
+                    **label,
                 })
         else:
             for seat, amount in enumerate(pot.get("payouts") or []):
                 if amount:
-                    out.append({"name": names.get(seat, "?"), "amount": amount, "category": "", "cards": [], "side": "", "pot": pot.get("index", 0)})
+                    out.append({"name": names.get(seat, "?"), "amount": amount, "category": "", "cards": [], "side": "", "pot": index, **label})
     return out

@@ -180,6 +180,9 @@ def table_create(
         get_variant(game)
     except KeyError as exc:
         raise TableError(_("Unknown game %(game)s.") % {"game": game}) from exc
+    # Two open tables of one club with one name look the same on its pages (found by an audit).
+    if club is not None and Table.objects.filter(club=club, name__iexact=name).exclude(status=Table.Status.CLOSED).exists():
+        raise TableError(_("The club already has an open table called %(name)s. Give this one another name.") % {"name": name})
     table = Table.objects.create(
         name=name, game=game, small_blind=small_blind, big_blind=big_blind, speed=speed,
         max_seats=max_seats, is_public=is_public, created_by=creator,

@@ -501,6 +501,15 @@ class ClassicState:
         """Every chip in the middle, this round's bets included."""
         return 0 if self.result is not None else self._bet.pot
 
+    def side_pots(self) -> list[int]:
+        """The main pot and the side pots of the finished rounds while a hand with an all-in is
+        played (empty when there is one pot, or once the hand is over)."""
+        if self.result is not None:
+            return []
+        # Between betting rounds the felt shows no bets in front of the seats: they are in.
+        pots = self._bet.collected_pots(between_rounds=self._waiting_for_draw())
+        return [p.amount for p in pots] if len(pots) > 1 else []
+
     @property
     def bets(self) -> tuple[int, ...]:
         return tuple(self._bet.bets)
@@ -1015,6 +1024,7 @@ class ClassicState:
             "small_bet": setup.small_bet,
             "big_bet": setup.big_bet,
             "pot": self.pot,
+            "side_pots": self.side_pots(),
             "board": cards_json(self.board),
             "actors": list(self.actors()),
             "to_act": self.to_act,

@@ -364,6 +364,15 @@ class PatchPatchState:
         """Every chip in the middle, this round's bets included."""
         return 0 if self.result is not None else self._bet.pot
 
+    def side_pots(self) -> list[int]:
+        """The main pot and the side pots of the finished rounds while a hand with an all-in is
+        played (empty when there is one pot, or once the hand is over)."""
+        if self.result is not None:
+            return []
+        # Between betting rounds the felt shows no bets in front of the seats: they are in.
+        pots = self._bet.collected_pots(between_rounds=self.phase in ("arrange",))
+        return [p.amount for p in pots] if len(pots) > 1 else []
+
     @property
     def bets(self) -> tuple[int, ...]:
         """Each seat's bet in the current round."""
@@ -851,6 +860,7 @@ class PatchPatchState:
             "small_blind_seat": self.small_blind_seat,
             "big_blind_seat": self.big_blind_seat,
             "pot": self.pot,
+            "side_pots": self.side_pots(),
             "boards": [[str(c) for c in board] for board in self.boards],
             "actors": list(self.actors()),
             "to_act": self.to_act,

@@ -22,6 +22,24 @@
     if (question && !window.confirm(question)) event.preventDefault();
   }, true);
 
+  // A form posted once is not posted again while its answer loads (a second tap on a slow
+  // phone would give chips twice or schedule a night twice). Forms the page sends itself
+  // (htmx, the table's chat: their handlers stop the browser's own sending) are left alone; the
+  // guard lifts after a few seconds (a download answers without leaving the page) and when the
+  // page comes back from the browser's history.
+  window.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (event.defaultPrevented || !form || !form.getAttribute || (form.getAttribute("method") || "").toLowerCase() !== "post") return;
+    if (form.hasAttribute("hx-post")) return;
+    if (form.hasAttribute("data-posting")) { event.preventDefault(); return; }
+    form.setAttribute("data-posting", "");
+    setTimeout(function () { form.removeAttribute("data-posting"); }, 6000);
+  });
+  window.addEventListener("pageshow", function () {
+    var busy = document.querySelectorAll("form[data-posting]");
+    for (var i = 0; i < busy.length; i++) busy[i].removeAttribute("data-posting");
+  });
+
   // A form that reloads the page to answer (give chips, ask for chips, schedule a night) and is
   // refused comes back empty: what was typed is kept for the page that answers, and put back
   // (its <details> opened) when that page says what was wrong. Forms marked data-keep only;
@@ -96,6 +114,24 @@
       box.select();
       try { if (document.execCommand("copy")) done(); } catch (e) { /* selected: the reader copies it */ }
     }
+  });
+
+  // "Share" beside the same text, where the phone has a share sheet (a link goes as a link, the
+  // results as text): hidden where there is none.
+  function showShare() {
+    if (!navigator.share) return;
+    var buttons = document.querySelectorAll("[data-share][hidden]");
+    for (var i = 0; i < buttons.length; i++) buttons[i].hidden = false;
+  }
+  showShare();
+  document.addEventListener("htmx:load", showShare);
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest && event.target.closest("[data-share]");
+    if (!button || !navigator.share) return;
+    var box = button.parentNode.querySelector("[data-share-text]");
+    if (!box) return;
+    var what = box.tagName === "INPUT" ? { url: box.value } : { text: box.value };
+    navigator.share(what).catch(function () { /* the reader closed the sheet */ });
   });
 
   // The reader's time zone, for the server to write times in (club/middleware.py): the cookie

@@ -10,6 +10,7 @@
   var version = parseInt(root.getAttribute("data-version") || "-1", 10);
   var deadline = null;
   var selected = null;
+  var pickedGroup = null;  // Patch-Patch: the board whose four is to be swapped with another's
   var socket = null;
   var retry = 500;
   var invite = new URLSearchParams(window.location.search).get("invite");
@@ -92,6 +93,7 @@
     root.setAttribute("data-version", String(version));
     deadline = msg.deadline ? msg.deadline * 1000 : null;
     selected = null;
+    pickedGroup = null;
     tick();
     // Browsers refuse to vibrate before the page has been touched (and say so in the console).
     var touched = !navigator.userActivation || navigator.userActivation.hasBeenActive;
@@ -552,6 +554,12 @@
       send({ action: btn.getAttribute("data-action") });
       return;
     }
+    var group = ev.target.closest("[data-swap-group]");
+    if (group) {
+      ev.preventDefault();
+      tapGroup(group);
+      return;
+    }
     var card = ev.target.closest("[data-swap]");
     if (card) {
       ev.preventDefault();
@@ -622,7 +630,37 @@
                           : button.getAttribute("data-label-none");
   }
 
+  // Patch-Patch: ⇅ on one board, then on another, swaps the viewer's fours on them whole (one
+  // "arrange" with the twelve cards in their new order, as the boards show them).
+  function tapGroup(btn) {
+    if (selected) { selected.classList.remove("picked"); selected = null; }
+    if (pickedGroup === btn) {
+      btn.setAttribute("aria-pressed", "false");
+      pickedGroup = null;
+      return;
+    }
+    if (!pickedGroup) {
+      pickedGroup = btn;
+      btn.setAttribute("aria-pressed", "true");
+      return;
+    }
+    var a = parseInt(pickedGroup.getAttribute("data-swap-group"), 10) - 1;
+    var b = parseInt(btn.getAttribute("data-swap-group"), 10) - 1;
+    pickedGroup.setAttribute("aria-pressed", "false");
+    pickedGroup = null;
+    var shown = root.querySelectorAll(".boards [data-swap]"), order = [], i;
+    if (shown.length !== 12) return;
+    for (i = 0; i < 12; i++) order.push(shown[i].getAttribute("data-swap"));
+    var swapped = order.slice();
+    for (i = 0; i < 4; i++) {
+      swapped[4 * a + i] = order[4 * b + i];
+      swapped[4 * b + i] = order[4 * a + i];
+    }
+    send({ action: "arrange", order: swapped });
+  }
+
   function tapCard(card) {
+    if (pickedGroup) { pickedGroup.setAttribute("aria-pressed", "false"); pickedGroup = null; }
     if (selected && selected !== card) {
       var a = selected.getAttribute("data-swap"), b = card.getAttribute("data-swap");
       selected.classList.remove("picked");

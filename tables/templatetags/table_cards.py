@@ -146,6 +146,7 @@ def _t(text: str) -> str:
 
 
 _LABELS: dict[tuple[str, str], str] = {}
+_SWAP_GROUP = gettext_noop("Swap this four with the four on another board: tap ⇅ there too")
 
 # For makemessages, which does not see through _t(): the labels the seats draw.
 _MSGIDS = (
@@ -293,8 +294,13 @@ def board_list(boards: Any, arranging: bool = False) -> SafeString:
                      f'<div class="board__cards">{card_row(b.cards, blanks=b.blanks)}</div>\n')
         if b.mine:
             made = escape(b.made) if b.made else "&nbsp;"
+            swap = ""
+            if arranging:  # ⇅ here, then on another board: the two fours change places whole
+                label = _t(_SWAP_GROUP)
+                swap = (f'<button type="button" class="swap-group" data-swap-group="{b.index}" aria-pressed="false"'
+                        f' title="{label}" aria-label="{label}"><span aria-hidden="true">⇅</span></button>\n')
             parts.append(f'<div class="board__mine">\n{card_row(b.mine, swappable=arranging)}\n'
-                         f'<p class="board__made">{made}</p>\n</div>\n')
+                         f'<p class="board__made">{made}</p>\n{swap}</div>\n')
         if b.results:
             split = _t("split")
             wins = "".join(

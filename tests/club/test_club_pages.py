@@ -53,6 +53,11 @@ def test_my_clubs_and_creating_a_club() -> None:
     club = Membership.objects.get(user=user).club
     assert res.status_code == 302 and res["Location"] == reverse("club_invites", args=[club.pk])
     assert club.language == "ru" and club.default_speed == "slow"
+    # The club's first invite link is made with it, with no limits, ready to copy.
+    invite = ClubInvite.objects.get(club=club)
+    assert invite.expires is None and invite.max_uses is None and invite.created_by == user
+    page = c.get(res["Location"]).content.decode()
+    assert invite.code in page and "data-copy" in page
     body = c.get(reverse("my_clubs")).content.decode()
     assert "Nora&#x27;s Nights" in body and "Owner" in body
     bad = c.post(reverse("club_new"), {"name": "", "language": "en", "default_game": "PP", "default_speed": "slow"})
@@ -286,6 +291,16 @@ def test_host_opens_a_club_table_from_the_form() -> None:
     _client(p.host).post(url, {"name": "Late NL", "game": "NT", "small_blind": "5", "big_blind": "10", "speed": "fast",
                                "max_seats": "6", "min_buy_in_bb": "10", "max_buy_in_bb": "50", "straddles": "on"})
     assert Table.objects.get(name="Late NL").straddles and not table.straddles
+    # A second open table of the club with the same name (any case) is refused and not made;
+    # once the first is closed the name is free again.
+    again = _client(p.host).post(url, {"name": "late nl", "game": "NT", "small_blind": "5", "big_blind": "10", "speed": "fast",
+                                       "max_seats": "6", "min_buy_in_bb": "10", "max_buy_in_bb": "50"})
+    assert again.status_code == 200 and "already has an open table called late nl" in again.content.decode()
+    assert Table.objects.filter(name__iexact="late nl").count() == 1
+    Table.objects.filter(name="Late NL").update(status=Table.Status.CLOSED)
+    _client(p.host).post(url, {"name": "late nl", "game": "NT", "small_blind": "5", "big_blind": "10", "speed": "fast",
+                               "max_seats": "6", "min_buy_in_bb": "10", "max_buy_in_bb": "50"})
+    assert Table.objects.filter(name__iexact="late nl").count() == 2
 
 
 def test_club_table_page_buy_in_from_club_chips_and_404_for_outsiders() -> None:

@@ -7,6 +7,8 @@ import datetime as dt
 
 import pytest
 from django.db.models import Sum
+from django.test import Client
+from django.urls import reverse
 from django.utils import timezone
 
 from club import selectors as club_selectors
@@ -338,6 +340,17 @@ def test_club_tables_listed_for_the_club() -> None:
     t = _club_table(p, name="Corner")
     rows = club_selectors.club_tables(club=p.club)
     assert [(r.id, r.name, r.game_name, r.big_blind) for r in rows] == [(t.id, "Corner", "Patch-Patch", 200)]
+    assert not rows[0].straddles and not rows[0].run_twice  # Patch-Patch has neither
+    # A Hold'em table where the host allows both says so on the club's pages.
+    nl = services.table_create(creator=p.host, club=p.club, name="Side game", game="NT", small_blind=5, big_blind=10,
+                               straddles=True, run_twice=True)
+    row = next(r for r in club_selectors.club_tables(club=p.club) if r.id == nl.id)
+    assert row.straddles and row.run_twice
+    page = Client()
+    page.force_login(p.member)
+    html = page.get(reverse("club_home", args=[p.club.pk])).content.decode()
+    assert "straddles" in html and "run it twice" in html
+    services.table_close(table_id=nl.id)
     services.table_close(table_id=t.id)
     assert club_selectors.club_tables(club=p.club) == []
 

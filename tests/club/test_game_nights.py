@@ -120,6 +120,22 @@ def test_a_club_has_at_most_ten_nights_ahead() -> None:
     assert GameNight.objects.count() == 12
 
 
+def test_the_same_night_twice_is_refused() -> None:
+    """A second tap, or the same time typed again, would split the answers between two nights."""
+    p = club_with_people()
+    first = _night(p, starts_at=_soon(days=3, hour=20))
+    for starts in (_soon(days=3, hour=20), _soon(days=3, hour=20) + dt.timedelta(minutes=90),
+                   _soon(days=3, hour=20) - dt.timedelta(minutes=119)):
+        with pytest.raises(services.ClubError, match="already has a night within two hours"):
+            _night(p, starts_at=starts)
+    assert list(GameNight.objects.all()) == [first]
+    # Two hours apart is another night; a cancelled night leaves its time free.
+    _night(p, starts_at=_soon(days=3, hour=22))
+    services.game_night_cancel(night=first, by=p.host)
+    _night(p, starts_at=_soon(days=3, hour=20))
+    assert GameNight.objects.filter(cancelled=False).count() == 2
+
+
 # -- Replies -----------------------------------------------------------------------------------
 
 

@@ -149,6 +149,15 @@ def test_three_players_play_to_a_showdown(browser: Any, fast_server: str, screen
                         "a => document.querySelector('[data-swap]') && document.querySelector('[data-swap]').dataset.swap !== a",
                         arg=a, timeout=5000,
                     )
+                    # ⇅ under board 1, then under board 3: the two fours change places whole.
+                    shown = "[...document.querySelectorAll('.boards [data-swap]')].map(e => e.dataset.swap)"
+                    before = page.evaluate(shown)
+                    assert len(before) == 12
+                    page.locator('[data-swap-group="1"]').click()
+                    assert page.locator('[data-swap-group="1"][aria-pressed="true"]').count() == 1
+                    page.locator('[data-swap-group="3"]').click()
+                    want = before[8:12] + before[4:8] + before[0:4]
+                    page.wait_for_function(f"w => {shown}.join() === w.join()", arg=want, timeout=5000)
                     screenshot(page, f"{'phone' if i == 0 else 'desktop'}-arrange")
                     arranged = True
                 acted = _try_click(page, ".act--done") or acted

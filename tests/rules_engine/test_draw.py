@@ -163,3 +163,14 @@ def test_random_draw_hands_conserve_chips_and_replay() -> None:
             r = state.result
             assert sum(r.payouts) + r.rake == sum(r.contributions)
             assert V.replay(state.setup, state.log) == state
+
+
+def test_side_pots_while_the_players_draw() -> None:
+    """Between the betting rounds of a draw game the bets are gathered in: the felt shows the
+    main and side pots while the players draw."""
+    from tests.rules_engine.test_flop_games import act, deal
+
+    state = deal("F5D", [1000, 15, 1000])
+    act(state, ("raise", 20), "call", "call")  # the small blind calls its last 10
+    assert state.phase == "draw"
+    assert state.view_for(None)["side_pots"] == [45, 10]

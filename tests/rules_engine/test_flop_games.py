@@ -543,3 +543,31 @@ def test_showdown_order_starts_with_the_first_bettor_of_the_final_round() -> Non
     s = deal("NT", [1000] * 3, 0, hands=["Ah Ad", "Kh Kd", "Qh Qd"], board="2c 3d 7s 8c 9h")
     act(s, "call", "call", "check", *["check"] * 6, "check", "check")
     assert _shown(s.apply(Action(s.actors()[0], "check"))) == [1, 2, 0]
+
+
+def test_side_pots_on_the_felt_once_a_round_with_an_all_in_is_over() -> None:
+    """A short all-in makes a main pot and a side pot; the felt shows them from the next round
+    on, this round's bets left out (still in front of the players), and nothing once it is over."""
+    state = deal("NT", [1000, 50, 1000])
+    act(state, ("raise", 100), "call")
+    assert state.side_pots() == []  # the bets are still in front of the players
+    act(state, "call")
+    assert state.phase == "flop"
+    assert state.side_pots() == [150, 100]
+    assert state.view_for(None)["side_pots"] == [150, 100]
+    act(state, ("bet", 200))
+    assert state.side_pots() == [150, 100] and state.pot == 450
+    act(state, "call")
+    assert state.side_pots() == [150, 500]
+    act(state, "check", "check", "check", "check")
+    assert state.result is not None and state.view_for(0)["side_pots"] == []
+
+
+def test_one_pot_is_not_split_on_the_felt() -> None:
+    state = deal("NT", [1000, 1000, 1000])
+    act(state, ("raise", 100), "call", "call")
+    assert state.phase == "flop" and state.pot == 300
+    assert state.side_pots() == []
+    # A player who folds after putting chips in makes no side pot of their own.
+    act(state, ("bet", 100), "fold", "call")
+    assert state.side_pots() == []

@@ -170,3 +170,19 @@ def test_events_carry_no_hidden_cards() -> None:
         public = allowed_cards(s, None)
         for e in events:
             assert {str(c) for c in e.cards} <= public, e
+
+
+def test_side_pots_in_the_view_after_a_short_all_in() -> None:
+    """Patch-Patch shows its main and side pots as the other games do (found by an audit: the
+    felt showed one total until the hand was over)."""
+    state = stacked([1000, 30, 1000])
+    seat = state.actors()[0]
+    state.apply(Action(seat, "raise_pot"))
+    play(state, "call", "call")
+    # The pre-flop bets are gathered in for the arrangement (the seats show no bets then).
+    assert state.phase == "arrange" and state.view_for(None)["side_pots"] == [90, 10]
+    play(state, "done")
+    assert state.phase == "flop"
+    assert state.view_for(None)["side_pots"] == [90, 10]
+    assert state.view_for(2)["side_pots"] == [90, 10]
+    assert state.view_for(1)["side_pots"] == [90, 10]

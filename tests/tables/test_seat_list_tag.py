@@ -55,6 +55,7 @@ BOARDS_LOOP = """      {% for b in boards %}
         <div class="board__mine">
           {% card_row b.mine swappable=arranging %}
           <p class="board__made">{% if b.made %}{{ b.made }}{% else %}&nbsp;{% endif %}</p>
+          {% if arranging %}<button type="button" class="swap-group" data-swap-group="{{ b.index }}" aria-pressed="false" title="{% translate "Swap this four with the four on another board: tap ⇅ there too" %}" aria-label="{% translate "Swap this four with the four on another board: tap ⇅ there too" %}"><span aria-hidden="true">⇅</span></button>{% endif %}
         </div>
         {% endif %}
         {% if b.results %}

@@ -46,3 +46,85 @@ def test_a_call_that_puts_the_player_all_in_says_so() -> None:
     s = stacked([1000, 1000, 1000], button=0)
     context = present(view=s.view_for(0), seats=seats, players=[[i, i + 1, 0] for i in range(3)])
     assert "Call 10" in [a["label"] for a in context["actions"]]  # an ordinary call, as before
+
+
+def _classic(state, names, viewer=None) -> dict:
+    seats = [{"no": i, "name": n, "empty": False, "me": i == viewer, "stack": 0, "sitting_out": False, "user_id": i + 1}
+             for i, n in enumerate(names)]
+    return present(view=state.view_for(viewer), seats=seats, players=[[i, i + 1, 0] for i in range(len(names))])
+
+
+def test_hold_em_winners_say_whose_pot() -> None:
+    """Found by an audit of the classic games: "Alice +300 · Three of a kind" over "Bob +400"
+    did not say which was the main pot. One pot says nothing more."""
+    from tests.rules_engine.test_flop_games import act, deal
+
+    state = deal("NT", [100, 300, 1000], button=0, hands=["AsAd", "KsKd", "QsQd"], board="Ah2c7dKhQc")
+    act(state, ("raise", 100), ("raise", 300), "call")  # seat 0 all-in 100, seat 1 all-in 300, seat 2 calls
+    assert state.result is not None
+    context = _classic(state, ("Ann", "Ben", "Cy"))
+    lines = [(w["name"], w["amount"], w.get("pot_label")) for w in context["wins"]]
+    assert lines == [("Ann", 300, "main pot"), ("Ben", 400, "side pot 1")]
+    html = render_table({**context, "table": None, "phase": "over"})
+    assert "+300</bdi> · main pot · Three of a kind" in html and "+400</bdi> · side pot 1 · " in html
+    with translation.override("ru"):
+        assert "основной банк" in render_table({**_classic(state, ("Ann", "Ben", "Cy")), "table": None, "phase": "over"})
+    one = deal("NT", [1000, 1000], button=0, hands=["AsAd", "KsKd"], board="Ah2c7dKhQc")
+    act(one, ("raise", 1000), "call")
+    assert [w.get("pot_label") for w in _classic(one, ("Ann", "Ben"))["wins"]] == [None]
+
+
+def test_a_hi_lo_pot_with_no_low_says_the_high_hand_takes_it_all() -> None:
+    from tests.rules_engine.test_flop_games import act, deal
+
+    state = deal("FO/8", [1000, 1000], hands=["AhKhQhJh", "9c9dTcTd"], board="KcKdQs9h8s")
+    while state.result is None:
+        kinds = [la.kind for la in state.legal_actions(state.actors()[0])]
+        act(state, "check" if "check" in kinds else "call")
+    context = _classic(state, ("Ann", "Ben"))
+    assert [(w["name"], w["side"]) for w in context["wins"]] == [("Ann", "nolow")]
+    html = render_table({**context, "table": None, "phase": "over"})
+    assert "no low: the high hand takes it all" in html
+    assert "scoops high and low" not in html  # there was no low to scoop
+    with_low = deal("FO/8", [1000, 1000], hands=["As2s3hKd", "9c9dTcTd"], board="4c5d8sKh9h")
+    while with_low.result is None:
+        kinds = [la.kind for la in with_low.legal_actions(with_low.actors()[0])]
+        act(with_low, "check" if "check" in kinds else "call")
+    sides = {w["side"] for w in _classic(with_low, ("Ann", "Ben"))["wins"]}
+    assert "nolow" not in sides and "low" in sides
+
+
+def test_seven_card_stud_shows_the_shared_card() -> None:
+    """Eight players at seven-card stud: the deck cannot give everyone a seventh card, so one is
+    dealt face up for all (GAMES.md section 3). Found by an audit: it was on no screen."""
+    import random
+
+    from rules_engine.games import Action, get_variant
+
+    variant = get_variant("F7S")
+    state = variant.start(variant.setup_for_table(stacks=[1000] * 8, button=0, small_blind=5, big_blind=10), random.Random(5))
+    while state.result is None and not state.board:
+        seat = state.to_act
+        kinds = [la.kind for la in state.legal_actions(seat)]
+        state.apply(Action(seat, "bring_in" if "bring_in" in kinds else "check" if "check" in kinds else "call"))
+    assert len(state.board) == 1
+    names = tuple(f"P{i}" for i in range(8))
+    context = _classic(state, names, viewer=0)
+    card = str(state.board[0])
+    html = render_table({**context, "table": None})
+    assert "Shared card" in html and f'data-card="{card}"' in html
+    assert f'data-card="{card}"' in render_table({**_classic(state, names), "table": None})  # a watcher too
+
+
+def test_one_key_per_button_and_stud_buttons_have_keys() -> None:
+    """Five-card stud's open pair offers "Bet 10" and "Bet 20": only the first takes R (found by
+    an audit: both showed R). The bring-in and the completion have keys too."""
+    from tests.rules_engine.test_stud_games import act, deal
+
+    hands = ["Kd Ah Ac 2h 3s", "3c 2c 5d 7h 8s", "Qd 4s Jc 6d Ts"]
+    state = deal("F5S", [500, 500, 500], button=0, hands=hands)
+    bring = _classic(state, ("Ann", "Ben", "Cy"), viewer=1)
+    assert [(a["kind"], a["key"]) for a in bring["actions"]] == [("bring_in", "b"), ("complete", "r")]
+    act(state, "bring_in", "call", "call")
+    context = _classic(state, ("Ann", "Ben", "Cy"), viewer=0)
+    assert [(a["label"], a["key"]) for a in context["actions"]] == [("Check", "c"), ("Bet 10", "r"), ("Bet 20", "")]

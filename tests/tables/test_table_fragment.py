@@ -36,7 +36,7 @@ from tests.tables.helpers import (
 # (``pre_actions``: "Fold" and "Call n" facing a bet), the call's amount on its button
 # (``data-amount``) and the game on the felt (``data-game``, dealer's choice), and "More time"
 # from the time bank (``time_bank``), the rabbit hunt (``data-rabbit``, ``rabbit``, ``can_rabbit``),
-# added since.
+# the main and side pots during a hand with an all-in (``side_pots``), added since.
 PARTIAL = """
   <section class="felt family-{{ family|default:'pp' }} phase-{{ phase|default:'waiting' }}{% if arranging %} is-arranging{% endif %}{% if bb %} game-bb{% endif %}"{% if table %} data-stakes="{{ table|stakes }}" data-speed="{{ table.get_speed_display }}" data-big-blind="{{ table.big_blind|stringformat:'d' }}" data-game="{{ table.game|game_name }}" data-straddles="{% if table.straddles and table.game in 'NT PT PO PO/8' %}on{% else %}off{% endif %}" data-run-twice="{% if table.run_twice and table.game in 'NT PT FT PO FO PO/8 FO/8' %}on{% else %}off{% endif %}" data-seven-deuce="{% if table.seven_deuce_bb and table.game in 'NT PT FT' %}{% widthratio table.seven_deuce_bb 1 table.big_blind as each %}{{ each|chips }}{% endif %}" data-rabbit="{% if table.rabbit_hunt and table.game in 'PP NT PT FT PO FO PO/8 FO/8' %}on{% else %}off{% endif %}"{% endif %} aria-label="{% translate 'Table' %}">
     <ol class="seats">
@@ -44,7 +44,7 @@ PARTIAL = """
     </ol>
 
     {% if phase %}
-    <p class="pot">{% translate "Pot" %} <strong><bdi dir="ltr">{{ pot|chips }}</bdi></strong>{% if bomb %} <span class="pot__bomb">{% translate "Bomb pot" %}</span>{% endif %}{% if phase == "over" %} <span class="pot__paid">{% translate "paid out" %}</span>{% endif %}
+    <p class="pot">{% translate "Pot" %} <strong><bdi dir="ltr">{{ pot|chips }}</bdi></strong>{% if bomb %} <span class="pot__bomb">{% translate "Bomb pot" %}</span>{% endif %}{% if phase == "over" %} <span class="pot__paid">{% translate "paid out" %}</span>{% endif %}{% if side_pots %} <span class="pot__side">({% for a in side_pots %}{% if forloop.first %}{% translate "main pot" %}{% else %}{% blocktranslate with n=forloop.counter0 %}side pot {{ n }}{% endblocktranslate %}{% endif %}: <bdi dir="ltr">{{ a|chips }}</bdi>{% if not forloop.last %} · {% endif %}{% endfor %})</span>{% endif %}
       {% if phase == "arrange" %}<span class="phase-note">{% if arranging %}{% translate "Arrange your cards" %}{% else %}{% translate "Arrangement under way" %}{% endif %} <span class="clock" data-clock></span></span>{% endif %}
     </p>
     {% if bb %}{% include "tables/_baseball.html" %}{% endif %}
@@ -67,12 +67,16 @@ PARTIAL = """
       <h3 class="board__title">{% translate "Your hand" %}</h3>
       {% card_row mine discardable=draw_allowed %}{% if my_made %}<p class="board__made">{{ my_made }}</p>{% endif %}
     </div>
-    {% elif family == "stud" and my_made %}
-    <p class="board__made made--stud">{% translate "Your hand" %}: {{ my_made }}</p>
+    {% elif family == "stud" and community.cards or family == "stud" and my_made %}{% if community.cards %}
+    <div class="board board--single board--shared">
+      <h3 class="board__title">{% translate "Shared card" %}</h3>
+      {% card_row community.cards %}
+    </div>{% endif %}{% if my_made %}
+    <p class="board__made made--stud">{% translate "Your hand" %}: {{ my_made }}</p>{% endif %}
     {% endif %}
     {% if rabbit %}<p class="rabbit-note">{% translate "Rabbit hunt: the faded cards are what would have come next. They change nothing." %}</p>
     {% endif %}{% if wins %}<ul class="board__results wins">{% for w in wins %}
-      <li class="win"><strong>{{ w.name }}</strong> <bdi dir="ltr">+{{ w.amount|chips }}</bdi>{% if w.run %} · {% blocktranslate with n=w.run %}run {{ n }}{% endblocktranslate %}{% endif %}{% if w.split %} · {% translate "split" %}{% endif %}{% if w.side == "low" %} · {% translate "low" %}{% elif w.side == "high" %} · {% translate "high" %}{% endif %}{% if w.category %} · {{ w.category }}{% endif %}</li>{% endfor %}{% if bounty %}
+      <li class="win"><strong>{{ w.name }}</strong> <bdi dir="ltr">+{{ w.amount|chips }}</bdi>{% if w.pot_label %} · {{ w.pot_label }}{% endif %}{% if w.run %} · {% blocktranslate with n=w.run %}run {{ n }}{% endblocktranslate %}{% endif %}{% if w.split %} · {% translate "split" %}{% endif %}{% if w.side == "low" %} · {% translate "low" %}{% elif w.side == "high" %} · {% translate "high" %}{% endif %}{% if w.side == "nolow" %} · {% translate "no low: the high hand takes it all" %}{% endif %}{% if w.category %} · {{ w.category }}{% endif %}</li>{% endfor %}{% if bounty %}
       <li class="win win--bounty"><strong>{{ bounty.name }}</strong> <bdi dir="ltr">+{{ bounty.amount|chips }}</bdi> · {% translate "7-2 bounty" %}</li>{% endif %}
     </ul>{% endif %}
     {% if scoop_name %}<p class="scoop" role="status"><span aria-hidden="true">★</span> {% if family == "pp" and scoop_main %}{% blocktranslate with name=scoop_name %}{{ name }} scoops all three boards of the main pot!{% endblocktranslate %}{% elif family == "pp" %}{% blocktranslate with name=scoop_name %}{{ name }} scoops all three boards!{% endblocktranslate %}{% else %}{% blocktranslate with name=scoop_name %}{{ name }} scoops high and low!{% endblocktranslate %}{% endif %}</p>{% endif %}
@@ -84,7 +88,7 @@ PARTIAL = """
 
     {% if my_seat %}
     <div class="panel" role="group" aria-label="{% translate 'Your actions' %}">
-      {% if arranging %}<p class="panel__hint">{% translate "Tap a card, then another, to swap them. Each group of four plays on the board above it." %}</p>{% endif %}
+      {% if arranging %}<p class="panel__hint">{% translate "Tap a card, then another, to swap them, or ⇅ on two boards to swap your fours there. Each group of four plays on the board above it." %}</p>{% endif %}
       {% if draw_allowed %}<p class="panel__hint">{% translate "Tap the cards you want to throw away, then draw. Draw with none picked to stand pat." %}</p>
         <button type="button" class="act act--draw" data-draw data-key="d" data-label-none="{% translate "Stand pat" %}" data-label-some="{% translate "Draw {n}" %}"><span data-draw-label>{% translate "Stand pat" %}</span> <kbd>D</kbd></button>{% endif %}
       {% for a in actions %}
@@ -284,11 +288,18 @@ def test_rare_values() -> None:
                           {"name": "Bo", "amount": "2 1/3", "category": odd, "split": True, "side": "low"},
                           {"name": "Cy", "amount": 0, "category": "Flush", "split": False, "side": "high"}],
                  "scoop_name": odd, "phase": "over", "family": "flop", "bounty": {"name": odd, "amount": 1234}},
+                {"wins": [{"name": "Al", "amount": 300, "category": "Flush", "side": "nolow", "pot": 0, "pot_label": "main pot"},
+                          {"name": "Bo", "amount": 400, "category": odd, "side": "", "pot": 1, "pot_label": odd}],
+                 "phase": "over", "family": "flop"},
+                {"family": "stud", "community": {"cards": base["mine"] or [], "blanks": 0}, "my_made": ""},
+                {"family": "stud", "community": {"cards": base["mine"] or [], "blanks": 0}, "my_made": odd},
                 {"scoop_name": odd, "family": "pp", "phase": "over", "bb": {"over": False}},
                 {"actions": [{"kind": "call", "amount": 10, "label": odd, "key": ""},
                              {"kind": "fold", "amount": 0, "label": "Fold", "key": "f"}],
                  "sized": {"kind": "raise", "min": 20, "max": 1000, "label": "Raise to 20", "key": ""}},
                 {"sized": {"kind": "bet", "min": 10, "max": 990, "label": "Bet 10", "key": "r"}, "pot": 1234567},
+                {"side_pots": [150, 100, 1234567], "pot": 1234817},
+                {"side_pots": [150, 1840], "pot": 1990},
                 {"history_html": odd, "arranging": True, "arranged": True, "phase": "arrange"},
                 {"hand": None, "family": "", "phase": "", "my_seat": None},
                 {"family": "draw", "mine": base["mine"], "draw_allowed": True},
