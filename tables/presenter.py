@@ -16,6 +16,7 @@ from django.utils.translation import get_language_bidi
 from django.utils.translation import gettext as _
 
 from rules_engine.cards import Card
+from tables.handnames import hand_name
 from tables.handreader import CardPicture
 
 BOARD_SIZE = 5
@@ -442,7 +443,7 @@ def _pp_boards(view: dict[str, Any], names: dict[int, str]) -> list[BoardRow]:
                         {
                             "name": names.get(w["seat"], "?"),
                             "amount": w["amount"],
-                            "category": category_name(w["category"]),
+                            "category": hand_name(w["category"], w["cards"], category_name),
                             "cards": w["cards"],
                             "pot": pot["index"],
                             # With side pots each line says whose pot it is (an audit saw "Dana
@@ -473,6 +474,7 @@ def _pp_boards(view: dict[str, Any], names: dict[int, str]) -> list[BoardRow]:
                 cards=pictures(board_cards, used=highlight if highlight else None) + rabbit,
                 blanks=max(0, BOARD_SIZE - len(board_cards) - len(rabbit)),
                 mine=pictures(mine["cards"], used=mine_lit, swap=arranging) if mine else [],
+                # The category alone: a phone has a third of a line beside the four cards.
                 made=category_name(made["category"]) if made else "",
                 made_cards=set(made["cards"]) if made else set(),
                 results=board_wins.get(b, []),
@@ -519,7 +521,7 @@ def _low_text(description: str) -> str:
 
 def _made_words(made: dict[str, Any]) -> str:
     """A made hand in words: its category, and a Hi-Lo game's low ("Two pair · low 7-5-3-2-A")."""
-    named = [category_name(made["category"])] if made.get("category") else []
+    named = [hand_name(made["category"], made.get("cards"), category_name)] if made.get("category") else []
     if made.get("low"):  # Hi-Lo's low, and Razz's only hand
         named.append(_("low") + " " + _low_text(made["low"]["description"]))
     return " · ".join(named)
@@ -571,7 +573,8 @@ def _generic_wins(result: dict[str, Any] | None, names: dict[int, str]) -> list[
                     low = w.get("category") == "low" and w.get("description") and _low_text(w["description"])
                     out.append({
                         "name": names.get(w.get("seat"), "?"), "amount": w.get("amount", 0),
-                        "category": low or category_name(w.get("category")), "cards": list(w.get("cards") or []),
+                        "category": low or hand_name(w.get("category"), w.get("cards"), category_name),
+                        "cards": list(w.get("cards") or []),
                         "side": side, "pot": index,
                         "split": len(board.get("winners") or []) > 1,
                         **({"run": board.get("board", 0) + 1} if twice else {}), **label,

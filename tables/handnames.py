@@ -1,0 +1,86 @@
+"""A high hand named with its ranks, in the reader's language: "Two pair, jacks and fours",
+"Straight, king high", "Ace high", as card rooms say them at a showdown.
+
+Found by an audit of the classic games: three seats all read "High card" at a showdown and the
+winner's line said "+420 · High card", which does not say why one high card beat another. The
+engine's own descriptions are English only (``rules_engine.evaluation.describe_value``); these are
+the same facts with translated rank names. A hand whose five cards are not all known, or a
+Baseball hand (wild cards stand for other ranks), keeps its category's name.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
+
+from rules_engine.cards import Card, CardParseError
+from rules_engine.evaluation import Category, evaluate5
+
+# A rank alone ("ace"), as the highest card of a high-card hand.
+_ONE: dict[int, Callable[[], str]] = {
+    14: lambda: pgettext("rank", "ace"), 13: lambda: pgettext("rank", "king"), 12: lambda: pgettext("rank", "queen"),
+    11: lambda: pgettext("rank", "jack"), 10: lambda: pgettext("rank", "ten"), 9: lambda: pgettext("rank", "nine"),
+    8: lambda: pgettext("rank", "eight"), 7: lambda: pgettext("rank", "seven"), 6: lambda: pgettext("rank", "six"),
+    5: lambda: pgettext("rank", "five"), 4: lambda: pgettext("rank", "four"), 3: lambda: pgettext("rank", "three"),
+    2: lambda: pgettext("rank", "two"),
+}
+# Several of a rank ("aces"): pairs, sets, full houses, fours.
+_MANY: dict[int, Callable[[], str]] = {
+    14: lambda: pgettext("ranks", "aces"), 13: lambda: pgettext("ranks", "kings"), 12: lambda: pgettext("ranks", "queens"),
+    11: lambda: pgettext("ranks", "jacks"), 10: lambda: pgettext("ranks", "tens"), 9: lambda: pgettext("ranks", "nines"),
+    8: lambda: pgettext("ranks", "eights"), 7: lambda: pgettext("ranks", "sevens"), 6: lambda: pgettext("ranks", "sixes"),
+    5: lambda: pgettext("ranks", "fives"), 4: lambda: pgettext("ranks", "fours"), 3: lambda: pgettext("ranks", "threes"),
+    2: lambda: pgettext("ranks", "twos"),
+}
+# The top card of a straight or a flush ("Straight, king high"): Russian says it after "до",
+# in the genitive ("Стрит до короля"), so it has words of its own.
+_TOP: dict[int, Callable[[], str]] = {
+    14: lambda: pgettext("top rank", "ace"), 13: lambda: pgettext("top rank", "king"),
+    12: lambda: pgettext("top rank", "queen"), 11: lambda: pgettext("top rank", "jack"),
+    10: lambda: pgettext("top rank", "ten"), 9: lambda: pgettext("top rank", "nine"),
+    8: lambda: pgettext("top rank", "eight"), 7: lambda: pgettext("top rank", "seven"),
+    6: lambda: pgettext("top rank", "six"), 5: lambda: pgettext("top rank", "five"),
+    4: lambda: pgettext("top rank", "four"), 3: lambda: pgettext("top rank", "three"),
+    2: lambda: pgettext("top rank", "two"),
+}
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def hand_name(category: str | None, cards: Sequence[str] | None, fallback: Callable[[str | None], str]) -> str:
+    """``category`` ("two_pair") with its ranks read from the five ``cards`` ("Js", "Jd", ...);
+    ``fallback(category)`` (the category's own name) when they cannot be read."""
+    if not cards or len(cards) != 5 or category in (None, "", "low"):
+        return fallback(category)
+    try:
+        value = evaluate5([Card.parse(c) for c in cards])
+    except (CardParseError, ValueError, TypeError):
+        return fallback(category)
+    if value.category.label != category:  # not the hand the cards make: say only what was said
+        return fallback(category)
+    r = value.ranks
+    match value.category:
+        case Category.HIGH_CARD:
+            return _capital(_("%(rank)s high") % {"rank": _ONE[r[0]]()})
+        case Category.ONE_PAIR:
+            return _("Pair of %(ranks)s") % {"ranks": _MANY[r[0]]()}
+        case Category.TWO_PAIR:
+            return _("Two pair, %(high)s and %(low)s") % {"high": _MANY[r[0]](), "low": _MANY[r[2]]()}
+        case Category.THREE_OF_A_KIND:
+            return _("Three of a kind, %(ranks)s") % {"ranks": _MANY[r[0]]()}
+        case Category.STRAIGHT:
+            return _("Straight, %(rank)s high") % {"rank": _TOP[r[0]]()}
+        case Category.FLUSH:
+            return _("Flush, %(rank)s high") % {"rank": _TOP[r[0]]()}
+        case Category.FULL_HOUSE:
+            return _("Full house, %(three)s full of %(two)s") % {"three": _MANY[r[0]](), "two": _MANY[r[3]]()}
+        case Category.FOUR_OF_A_KIND:
+            return _("Four of a kind, %(ranks)s") % {"ranks": _MANY[r[0]]()}
+        case Category.STRAIGHT_FLUSH:
+            return _("Straight flush, %(rank)s high") % {"rank": _TOP[r[0]]()}
+        case _:
+            return fallback(category)

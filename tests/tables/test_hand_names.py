@@ -1,0 +1,40 @@
+"""A high hand is named with its ranks at the showdown and under the player's cards (found by an
+audit of the classic games: three seats read "High card" and the winner "+420 · High card")."""
+
+from __future__ import annotations
+
+import pytest
+from django.utils import translation
+
+from tables.handnames import hand_name
+from tables.presenter import category_name
+
+CASES = [
+    ("high_card", "Ah Jd 8c 5s 2h", "Ace high", "קלף גבוה: אס", "Старшая карта: туз"),
+    ("one_pair", "9h 9d Kc 5s 2h", "Pair of nines", "זוג תשיעיות", "Пара: девятки"),
+    ("two_pair", "Js Jd 4c 4h Ah", "Two pair, jacks and fours", "שני זוגות: נסיכים ורביעיות", "Две пары: валеты и четвёрки"),
+    ("three_of_a_kind", "6h 6d 6c Ks 2h", "Three of a kind, sixes", "שלישייה: שישיות", "Тройка: шестёрки"),
+    ("straight", "Kh Qd Jc Ts 9h", "Straight, king high", "סטרייט עד מלך", "Стрит до короля"),
+    ("straight", "5h 4d 3c 2s Ah", "Straight, five high", "סטרייט עד חמש", "Стрит до пятёрки"),
+    ("flush", "Qh 9h 7h 4h 2h", "Flush, queen high", "פלאש עד מלכה", "Флеш до дамы"),
+    ("full_house", "Kh Kd Kc 7s 7h", "Full house, kings full of sevens", "פול האוס: מלכים על שביעיות", "Фулл-хаус: короли и семёрки"),
+    ("four_of_a_kind", "2h 2d 2c 2s Ah", "Four of a kind, twos", "רביעייה: שתיות", "Каре: двойки"),
+    ("straight_flush", "9s 8s 7s 6s 5s", "Straight flush, nine high", "סטרייט פלאש עד תשע", "Стрит-флеш до девятки"),
+    ("royal_flush", "As Ks Qs Js Ts", "Royal flush", "רויאל פלאש", "Роял-флеш"),
+]
+
+
+@pytest.mark.parametrize(("category", "cards", "en", "he", "ru"), CASES)
+def test_every_category_named_with_its_ranks(category: str, cards: str, en: str, he: str, ru: str) -> None:
+    for lang, want in (("en", en), ("he", he), ("ru", ru)):
+        with translation.override(lang):
+            assert hand_name(category, cards.split(), category_name) == want
+
+
+def test_without_its_five_cards_a_hand_keeps_its_categorys_name() -> None:
+    assert hand_name("two_pair", ["Js", "Jd", "4c", "4h"], category_name) == "Two pair"
+    assert hand_name("two_pair", None, category_name) == "Two pair"
+    assert hand_name("two_pair", ["Js", "Jd", "4c", "4h", "zz"], category_name) == "Two pair"
+    # Cards that make another hand (a wild card stood for another rank): only the category.
+    assert hand_name("three_of_a_kind", "Kh Kd 3c 7s 2h".split(), category_name) == "Three of a kind"
+    assert hand_name("low", "7h 5d 3c 2s Ah".split(), category_name) == "low"
