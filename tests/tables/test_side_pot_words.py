@@ -3,6 +3,7 @@ board of the main pot is said to scoop the main pot (found by an audit of Patch-
 
 from __future__ import annotations
 
+import pytest
 from django.utils import translation
 
 from tables.fragment import render_table
@@ -128,3 +129,19 @@ def test_one_key_per_button_and_stud_buttons_have_keys() -> None:
     act(state, "bring_in", "call", "call")
     context = _classic(state, ("Ann", "Ben", "Cy"), viewer=0)
     assert [(a["label"], a["key"]) for a in context["actions"]] == [("Check", "c"), ("Bet 10", "r"), ("Bet 20", "")]
+
+
+@pytest.mark.django_db
+def test_a_finished_eight_player_stud_hand_shows_its_shared_card(client) -> None:  # type: ignore[no-untyped-def]
+    from django.urls import reverse
+
+    from rules_engine.games import get_variant
+    from tests.tables.helpers import play_passively, seated_table
+
+    table, users = seated_table(n=8, game="F7S", max_seats=8)
+    hand = play_passively(table, max_steps=400)
+    board = get_variant("F7S").from_json(hand.state).board
+    assert len(board) == 1  # eight players called to the end: one card for all
+    client.force_login(users[0])
+    page = client.get(reverse("hand_history", args=[table.id, hand.number])).content.decode()
+    assert "Shared card" in page and f'data-card="{board[0]}"' in page
