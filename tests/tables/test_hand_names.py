@@ -36,5 +36,5 @@ def test_without_its_five_cards_a_hand_keeps_its_categorys_name() -> None:
     assert hand_name("two_pair", None, category_name) == "Two pair"
     assert hand_name("two_pair", ["Js", "Jd", "4c", "4h", "zz"], category_name) == "Two pair"
     # Cards that make another hand (a wild card stood for another rank): only the category.
-    assert hand_name("three_of_a_kind", "Kh Kd 3c 7s 2h".split(), category_name) == "Three of a kind"
-    assert hand_name("low", "7h 5d 3c 2s Ah".split(), category_name) == "low"
+    assert hand_name("three_of_a_kind", ["Kh", "Kd", "3c", "7s", "2h"], category_name) == "Three of a kind"
+    assert hand_name("low", ["7h", "5d", "3c", "2s", "Ah"], category_name) == "low"
