@@ -83,10 +83,18 @@ class SignupForm(UserCreationForm):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["username"].widget.attrs["autocomplete"] = "username"
+        # Two names: found by an audit, a newcomer logged in with their display name.
+        self.fields["username"].help_text = _(
+            "What you log in with: letters, digits and @ . + - _ only. The tables show your display name.")
         self.order_fields(self.field_order)
 
     def clean_display_name(self) -> str:
         return name_free(clean_name(self.cleaned_data["display_name"]))
+
+    def validate_password_for_user(self, user: Any, password_field_name: str = "password2") -> None:
+        # What is wrong with a password (too short, too common) is said under the password, not
+        # under its confirmation (found by an audit); a mismatch stays under the confirmation.
+        super().validate_password_for_user(user, password_field_name="password1")
 
 
 class DisplayNameForm(forms.Form):

@@ -5,6 +5,8 @@ Views only translate: parse a form, call one service, render or redirect.
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib import messages
 from django.contrib.auth import login, update_session_auth_hash
 from django.contrib.auth import views as auth_views
@@ -13,8 +15,9 @@ from django.contrib.auth.forms import PasswordChangeForm
 from django.db import transaction
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils import timezone
-from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.http import url_has_allowed_host_and_scheme, urlencode
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
@@ -57,9 +60,12 @@ def signup(request: HttpRequest) -> HttpResponse:
             return redirect(_safe_next(request) or "lobby")
     else:
         form = SignupForm()
+    nxt = _safe_next(request)
     return render(
         request, "club/signup.html",
-        {"form": form, "next": _safe_next(request), "starting_chips": services.STARTING_BANKROLL},
+        {"form": form, "next": nxt, "starting_chips": services.STARTING_BANKROLL,
+         # "Already have an account? Log in" keeps where the visitor was going, as sign-up does.
+         "login_url": reverse("login") + (f"?{urlencode({'next': nxt})}" if nxt else "")},
     )
 
 
@@ -68,6 +74,14 @@ class LoginView(auth_views.LoginView):
     authentication_form = ThrottledAuthenticationForm
     redirect_authenticated_user = True
     extra_context = {"starting_chips": services.STARTING_BANKROLL}
+
+    def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
+        # "New here? Sign up" keeps where the visitor was going (a friend's table invite, a
+        # club): found by an audit, a newcomer who signed up from there landed in the lobby.
+        context = super().get_context_data(**kwargs)
+        nxt = context.get("next") or ""
+        context["signup_url"] = reverse("signup") + (f"?{urlencode({'next': nxt})}" if nxt else "")
+        return context
 
     def form_invalid(self, form: ThrottledAuthenticationForm) -> HttpResponse:  # type: ignore[override]
         response = super().form_invalid(form)

@@ -256,9 +256,10 @@ def _side_pots(amounts: Any) -> str:
         return ""
     # "side pot 1: 1 840", with a colon: a pot's number would run into its amount without it
     # ("side pot 1 1 840" where a space groups thousands).
+    # Each pot on one line, a phone breaking between pots, never inside one.
     parts = [
-        f'{_t("main pot") if k == 0 else _bt("side pot %(n)s", n=k)}:'
-        f' <bdi dir="ltr">{_v(chips(a))}</bdi>'
+        f'<span class="pot__part">{_t("main pot") if k == 0 else _bt("side pot %(n)s", n=k)}:'
+        f' <bdi dir="ltr">{_v(chips(a))}</bdi></span>'
         for k, a in enumerate(amounts)
     ]
     return f' <span class="pot__side">({" · ".join(parts)})</span>'

@@ -34,6 +34,17 @@ _MANY: dict[int, Callable[[], str]] = {
     5: lambda: pgettext("ranks", "fives"), 4: lambda: pgettext("ranks", "fours"), 3: lambda: pgettext("ranks", "threes"),
     2: lambda: pgettext("ranks", "twos"),
 }
+# Several of a rank after the hand's name ("Pair of aces", "Four of a kind, aces"): Russian says
+# them in the genitive plural ("Пара тузов", "Каре тузов").
+_OF: dict[int, Callable[[], str]] = {
+    14: lambda: pgettext("ranks of", "aces"), 13: lambda: pgettext("ranks of", "kings"),
+    12: lambda: pgettext("ranks of", "queens"), 11: lambda: pgettext("ranks of", "jacks"),
+    10: lambda: pgettext("ranks of", "tens"), 9: lambda: pgettext("ranks of", "nines"),
+    8: lambda: pgettext("ranks of", "eights"), 7: lambda: pgettext("ranks of", "sevens"),
+    6: lambda: pgettext("ranks of", "sixes"), 5: lambda: pgettext("ranks of", "fives"),
+    4: lambda: pgettext("ranks of", "fours"), 3: lambda: pgettext("ranks of", "threes"),
+    2: lambda: pgettext("ranks of", "twos"),
+}
 # The top card of a straight or a flush ("Straight, king high"): Russian says it after "до",
 # in the genitive ("Стрит до короля"), so it has words of its own.
 _TOP: dict[int, Callable[[], str]] = {
@@ -67,11 +78,11 @@ def hand_name(category: str | None, cards: Sequence[str] | None, fallback: Calla
         case Category.HIGH_CARD:
             return _capital(_("%(rank)s high") % {"rank": _ONE[r[0]]()})
         case Category.ONE_PAIR:
-            return _("Pair of %(ranks)s") % {"ranks": _MANY[r[0]]()}
+            return _("Pair of %(ranks)s") % {"ranks": _OF[r[0]]()}
         case Category.TWO_PAIR:
             return _("Two pair, %(high)s and %(low)s") % {"high": _MANY[r[0]](), "low": _MANY[r[2]]()}
         case Category.THREE_OF_A_KIND:
-            return _("Three of a kind, %(ranks)s") % {"ranks": _MANY[r[0]]()}
+            return _("Three of a kind, %(ranks)s") % {"ranks": _OF[r[0]]()}
         case Category.STRAIGHT:
             return _("Straight, %(rank)s high") % {"rank": _TOP[r[0]]()}
         case Category.FLUSH:
@@ -79,7 +90,7 @@ def hand_name(category: str | None, cards: Sequence[str] | None, fallback: Calla
         case Category.FULL_HOUSE:
             return _("Full house, %(three)s full of %(two)s") % {"three": _MANY[r[0]](), "two": _MANY[r[3]]()}
         case Category.FOUR_OF_A_KIND:
-            return _("Four of a kind, %(ranks)s") % {"ranks": _MANY[r[0]]()}
+            return _("Four of a kind, %(ranks)s") % {"ranks": _OF[r[0]]()}
         case Category.STRAIGHT_FLUSH:
             return _("Straight flush, %(rank)s high") % {"rank": _TOP[r[0]]()}
         case _:

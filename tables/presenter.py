@@ -474,8 +474,10 @@ def _pp_boards(view: dict[str, Any], names: dict[int, str]) -> list[BoardRow]:
                 cards=pictures(board_cards, used=highlight if highlight else None) + rabbit,
                 blanks=max(0, BOARD_SIZE - len(board_cards) - len(rabbit)),
                 mine=pictures(mine["cards"], used=mine_lit, swap=arranging) if mine else [],
-                # The category alone: a phone has a third of a line beside the four cards.
-                made=category_name(made["category"]) if made else "",
+                # The category alone while the hand is played (a phone has a third of a line
+                # beside the four cards); its ranks once it is over, to read against the winners'.
+                made=(hand_name(made["category"], made.get("cards"), category_name) if view["phase"] == "over"
+                      else category_name(made["category"])) if made else "",
                 made_cards=set(made["cards"]) if made else set(),
                 results=board_wins.get(b, []),
             )

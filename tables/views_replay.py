@@ -65,7 +65,9 @@ def check_one(text: str) -> dict[str, Any]:
         summary = notation.replay_summary(text, verbose=True)
         parsed = notation.parse_phh(text)
     except RulesError as exc:
-        return {"error": str(exc)}
+        # Not PHH at all (a card room's text history, say): said in the reader's language, the
+        # parser's words kept as the detail (found by an audit: only the parser spoke).
+        return {"error": str(exc), "not_phh": str(exc).startswith("the history is not valid TOML")}
     except Exception as exc:  # noqa: BLE001 - anything a broken file triggers is the file's fault
         log.warning("unreadable hand history: %s: %s", type(exc).__name__, exc)
         return {"error": _("This is not a hand history the site can read (%(why)s).") % {"why": type(exc).__name__}}

@@ -49,5 +49,23 @@
     if (!window.ppLobbySocket) { delay = 1000; connect(); }
   });
 
+  // Back and forward through the filter's choices: htmx puts back a copy of the page whose
+  // menus show what the page was first drawn with, not what was chosen in it since (found by an
+  // audit: "All games" over a list of Hold'em tables). The menus are set from the address, and
+  // the list is asked for again, so both say the same.
+  function syncFilter() {
+    var form = document.querySelector(".lobbyfilter");
+    if (!form || !list()) return;
+    var params = new URLSearchParams(window.location.search);
+    var selects = form.querySelectorAll("select[name]");
+    for (var i = 0; i < selects.length; i++) selects[i].value = params.get(selects[i].name) || "";
+    var query = params.toString();
+    list().setAttribute("hx-get", form.getAttribute("action") + (query ? "?" + query : ""));
+    if (window.htmx) window.htmx.process(list());
+    refresh();
+  }
+  document.addEventListener("htmx:historyRestore", syncFilter);
+  window.addEventListener("popstate", function () { setTimeout(syncFilter, 0); });
+
   connect();
 })();

@@ -85,6 +85,11 @@
     for (i = 0; i < extras.length; i++) before[extras[i].getAttribute("data-card")] = true;
     var oldFelt = root.querySelector(".felt"), tallBefore = oldFelt ? oldFelt.offsetHeight : 0;
     var seatsBefore = seatWords(), winsBefore = winWords(), boardsBefore = boardWords();
+    // A card or a four picked to swap stays picked through another player's move (every swap
+    // or "Done" at the table draws the table again; found by an audit: the pick vanished and
+    // the next tap did something else).
+    var pickedCard = selected && selected.getAttribute("data-swap");
+    var pickedBoard = pickedGroup && pickedGroup.getAttribute("data-swap-group");
     root.innerHTML = msg.html;
     extras = root.querySelectorAll(".card--extra[data-card]");
     for (i = 0; i < extras.length; i++) {
@@ -92,8 +97,10 @@
     }
     root.setAttribute("data-version", String(version));
     deadline = msg.deadline ? msg.deadline * 1000 : null;
-    selected = null;
-    pickedGroup = null;
+    selected = pickedCard ? root.querySelector('.is-arranging [data-swap="' + pickedCard + '"]') : null;
+    if (selected) selected.classList.add("picked");
+    pickedGroup = pickedBoard ? root.querySelector('.is-arranging [data-swap-group="' + pickedBoard + '"]') : null;
+    if (pickedGroup) pickedGroup.setAttribute("aria-pressed", "true");
     tick();
     // Browsers refuse to vibrate before the page has been touched (and say so in the console).
     var touched = !navigator.userActivation || navigator.userActivation.hasBeenActive;
@@ -401,6 +408,12 @@
     if (by > 0) {
       if (felt.classList.contains("family-pp")) by = Math.min(by, r.top - 8);
       if (by <= 0) return;
+    } else if (felt.classList.contains("family-pp") && r.top < -8) {
+      // Patch-Patch with the table's top above the screen (the player scrolled down to "Done"
+      // and the flop betting came): a decision needs the three boards, so back up to the
+      // table's top, or as far as keeps the bar in sight (found by an audit).
+      by = Math.max(r.top - 8, r.bottom - window.innerHeight + 8);
+      if (by >= 0) return;
     } else {
       // Scrolled further down (the chat, the last hands): the player stays there while the bar
       // is in sight; when it is not (above the screen's top), back up until the bar sits at

@@ -26,3 +26,20 @@ def game_name(code: Any) -> str:
     from tables.selectors import game_name as name
 
     return name(str(code))
+
+
+# Each game's rules page (rulesdocs.pages): a newcomer at a table finds how it is played.
+RULES_SLUGS = {
+    "PP": "patchpatch", "NT": "holdem", "PT": "holdem", "FT": "holdem", "PO": "omaha", "FO": "omaha",
+    "PO/8": "omaha", "FO/8": "omaha", "F5D": "draw", "P5D": "draw", "F5S": "stud5", "F7S": "stud7",
+    "FR": "razz", "F7S/8": "stud8", "BB": "baseball",
+}
+
+
+@register.filter(name="rules_url")
+def rules_url(code: Any) -> str:
+    """The rules page of the game ``code`` ("NT" -> /rules/holdem/), or the rules' index."""
+    from django.urls import reverse
+
+    slug = RULES_SLUGS.get(str(code))
+    return reverse("rulesdocs:page", args=[slug]) if slug else reverse("rulesdocs:index")

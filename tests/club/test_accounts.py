@@ -102,7 +102,8 @@ def test_signup_refuses_a_taken_username_in_any_case(client) -> None:
 def test_signup_refuses_weak_passwords(client, password) -> None:
     res = _signup(client, username="dana-dana", password1=password, password2=password)
     assert res.status_code == 200
-    assert res.context["form"].errors["password2"]
+    # Said under the password itself, not under its confirmation.
+    assert res.context["form"].errors["password1"] and "password2" not in res.context["form"].errors
     assert not get_user_model().objects.exists()
     assert not Profile.objects.exists()
 
@@ -117,6 +118,23 @@ def test_signup_redirects_to_a_safe_next_only(client) -> None:
         "username": "dana2", "display_name": "Dana Two", "password1": GOOD_PASSWORD, "password2": GOOD_PASSWORD,
     })
     assert res["Location"] == reverse("lobby")
+
+
+def test_sign_up_and_log_in_keep_where_the_visitor_was_going(client) -> None:
+    """Found by an audit: a newcomer sent a private table's invite signed up from the log-in
+    page and landed in the lobby, the table nowhere to be seen."""
+    target = "/tables/3/?invite=abc"
+    login = client.get(reverse("login") + "?next=" + target.replace("?", "%3F").replace("=", "%3D")).content.decode()
+    assert 'href="/accounts/signup/?next=%2Ftables%2F3%2F%3Finvite%3Dabc"' in login
+    signup = client.get(reverse("signup"), {"next": target}).content.decode()
+    assert 'href="/accounts/login/?next=%2Ftables%2F3%2F%3Finvite%3Dabc"' in signup
+    res = client.post(reverse("signup") + "?next=%2Ftables%2F3%2F%3Finvite%3Dabc", {
+        "username": "newbie", "display_name": "Newbie", "password1": GOOD_PASSWORD, "password2": GOOD_PASSWORD,
+    })
+    assert res["Location"] == target
+    # Without somewhere to go, the links are plain.
+    client.post(reverse("logout"))
+    assert 'href="/accounts/signup/"' in client.get(reverse("login")).content.decode()
 
 
 # ---------------------------------------------------------------------------------------------
@@ -412,7 +430,7 @@ def test_a_weak_password_is_refused_in_hebrew_in_the_sites_voice(client) -> None
     singular; the site's catalog says it in Hebrew, in the plural."""
     client.cookies["lang"] = "he"
     res = _signup(client, username="dana-dana", password1="short7", password2="short7")
-    errors = " ".join(res.context["form"].errors["password2"])
+    errors = " ".join(res.context["form"].errors["password1"])
     assert "הסיסמה קצרה מדי" in errors and "too short" not in errors
     assert "שלך" not in res.content.decode()
 

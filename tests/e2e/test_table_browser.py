@@ -140,6 +140,14 @@ def test_three_players_play_to_a_showdown(browser: Any, fast_server: str, screen
                 break
             if page.locator(".is-arranging [data-swap]").count() and page.locator(".act--done").count():
                 if not arranged:
+                    # Another player still arranging picks a card; this player's swap draws
+                    # their table again, and their pick stays (found by an audit: it vanished).
+                    other = pages[(i + 1) % len(pages)]
+                    _wait(other, ".is-arranging [data-swap]")
+                    if other is not None:
+                        held = other.locator("[data-swap]").nth(2).get_attribute("data-swap")
+                        other.locator("[data-swap]").nth(2).click()
+                        version = other.locator("#table-root").get_attribute("data-version")
                     first = page.locator("[data-swap]").nth(0)
                     a = first.get_attribute("data-swap")
                     first.click()
@@ -149,6 +157,12 @@ def test_three_players_play_to_a_showdown(browser: Any, fast_server: str, screen
                         "a => document.querySelector('[data-swap]') && document.querySelector('[data-swap]').dataset.swap !== a",
                         arg=a, timeout=5000,
                     )
+                    if other is not None:
+                        other.wait_for_function("v => document.querySelector('#table-root').dataset.version !== v",
+                                                arg=version, timeout=5000)
+                        assert other.locator(f'[data-swap="{held}"].picked').count() == 1
+                        other.locator(f'[data-swap="{held}"]').click()  # let it go
+                        assert other.locator(".picked").count() == 0
                     # ⇅ under board 1, then under board 3: the two fours change places whole.
                     shown = "[...document.querySelectorAll('.boards [data-swap]')].map(e => e.dataset.swap)"
                     before = page.evaluate(shown)

@@ -198,3 +198,19 @@ def test_the_verdicts_speak_the_pages_language(client: Client) -> None:
     bad = text.replace(first, first[:-1] + ("1" if first[-1] == "0" else "0"))
     body = client.post("/hands/check/", {"text": bad}).content.decode()
     assert "התחייבות החפיסה לא מתקיימת" in body and "do not give the published commitment" not in body
+
+
+def test_a_card_rooms_text_history_is_said_to_be_no_phh(client: Client) -> None:
+    """Found by an audit: a PokerStars hand pasted in got the TOML parser's words only."""
+    stars = ("PokerStars Hand #2478: Hold'em No Limit ($0.01/$0.02 USD) - 2026/12/01 20:00:00 ET\n"
+             "Table 'Alpha' 6-max Seat #1 is the button\nSeat 1: dana ($2 in chips)\n")
+    res = client.post("/hands/check/", {"text": stars})
+    body = res.content.decode()
+    assert res.status_code == 400 and "This is not a PHH hand history." in body
+    assert "not valid TOML" in body  # the detail, folded away
+    client.cookies["lang"] = "ru"
+    assert "Это не история раздачи в формате PHH." in client.post("/hands/check/", {"text": stars}).content.decode()
+    # A PHH history that breaks a rule still says what it breaks.
+    broken = _history().replace("actions = [", "actions = [\n  \"p9 cc\",", 1)
+    body = client.post("/hands/check/", {"text": broken}).content.decode()
+    assert "This is not a PHH hand history." not in body

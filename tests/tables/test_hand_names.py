@@ -1,5 +1,7 @@
 """A high hand is named with its ranks at the showdown and under the player's cards (found by an
-audit of the classic games: three seats read "High card" and the winner "+420 · High card")."""
+audit of the classic games: three seats read "High card" and the winner "+420 · High card").
+Hebrew writes the ranks two to ten as numbers ("זוג 9"): its words for threes and fours are also
+the words for three and four of a kind; Russian says "Пара девяток", as players do."""
 
 from __future__ import annotations
 
@@ -11,15 +13,15 @@ from tables.presenter import category_name
 
 CASES = [
     ("high_card", "Ah Jd 8c 5s 2h", "Ace high", "קלף גבוה: אס", "Старшая карта: туз"),
-    ("one_pair", "9h 9d Kc 5s 2h", "Pair of nines", "זוג תשיעיות", "Пара: девятки"),
-    ("two_pair", "Js Jd 4c 4h Ah", "Two pair, jacks and fours", "שני זוגות: נסיכים ורביעיות", "Две пары: валеты и четвёрки"),
-    ("three_of_a_kind", "6h 6d 6c Ks 2h", "Three of a kind, sixes", "שלישייה: שישיות", "Тройка: шестёрки"),
+    ("one_pair", "9h 9d Kc 5s 2h", "Pair of nines", "זוג 9", "Пара девяток"),
+    ("two_pair", "Js Jd 4c 4h Ah", "Two pair, jacks and fours", "שני זוגות: נסיכים ו־4", "Две пары: валеты и четвёрки"),
+    ("three_of_a_kind", "6h 6d 6c Ks 2h", "Three of a kind, sixes", "שלישייה של 6", "Тройка шестёрок"),
     ("straight", "Kh Qd Jc Ts 9h", "Straight, king high", "סטרייט עד מלך", "Стрит до короля"),
-    ("straight", "5h 4d 3c 2s Ah", "Straight, five high", "סטרייט עד חמש", "Стрит до пятёрки"),
+    ("straight", "5h 4d 3c 2s Ah", "Straight, five high", "סטרייט עד 5", "Стрит до пятёрки"),
     ("flush", "Qh 9h 7h 4h 2h", "Flush, queen high", "פלאש עד מלכה", "Флеш до дамы"),
-    ("full_house", "Kh Kd Kc 7s 7h", "Full house, kings full of sevens", "פול האוס: מלכים על שביעיות", "Фулл-хаус: короли и семёрки"),
-    ("four_of_a_kind", "2h 2d 2c 2s Ah", "Four of a kind, twos", "רביעייה: שתיות", "Каре: двойки"),
-    ("straight_flush", "9s 8s 7s 6s 5s", "Straight flush, nine high", "סטרייט פלאש עד תשע", "Стрит-флеш до девятки"),
+    ("full_house", "Kh Kd Kc 7s 7h", "Full house, kings full of sevens", "פול האוס: מלכים על 7", "Фулл-хаус: короли и семёрки"),
+    ("four_of_a_kind", "2h 2d 2c 2s Ah", "Four of a kind, twos", "רביעייה של 2", "Каре двоек"),
+    ("straight_flush", "9s 8s 7s 6s 5s", "Straight flush, nine high", "סטרייט פלאש עד 9", "Стрит-флеш до девятки"),
     ("royal_flush", "As Ks Qs Js Ts", "Royal flush", "רויאל פלאש", "Роял-флеш"),
 ]
 

@@ -234,6 +234,19 @@ def test_private_invite_link_lets_a_friend_in_and_a_stranger_gets_404() -> None:
     assert res.context["ws_url"] == f"/ws/tables/{table.id}/"
     assert "invite_url" not in res.context  # only the creator is shown the link
 
+    # A friend with no account yet: the invitation is remembered, "Sign up to play" comes back
+    # to the table, and the new player may open it (found by an audit: sign-up led to the lobby).
+    from urllib.parse import quote
+
+    newcomer = Client()
+    assert newcomer.get(link)["Location"] == page
+    html = newcomer.get(page).content.decode()
+    assert f'href="/accounts/signup/?next={quote(page, safe="")}"' in html and "Sign up to play" in html
+    res = newcomer.post(f"/accounts/signup/?next={quote(page, safe='')}", {
+        "username": "newfriend", "display_name": "New Friend", "password1": "felt-and-chips-2026",
+        "password2": "felt-and-chips-2026"})
+    assert res["Location"] == page and newcomer.get(page).status_code == 200
+
     s = _client_for(stranger)
     assert s.get(page).status_code == 404
     assert s.get(f"{page}?invite=not-the-code").status_code == 404

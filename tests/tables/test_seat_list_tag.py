@@ -32,7 +32,7 @@ LOOP = """      {% for s in seat_rows %}
           <span class="seat__stack{% if bb and s.stack|stringformat:'s'|slice:':1' == '-' %} is-negative{% endif %}"{% if bb %} title="{% translate 'Balance in units' %}"{% endif %}><bdi dir="ltr">{{ s.stack|chips }}</bdi></span>
           {% if s.bet %}<span class="seat__bet">{% translate "bet" %} <bdi dir="ltr">{{ s.bet|chips }}</bdi></span>{% endif %}
           <span class="seat__status">
-            {% if s.folded %}{% translate "folded" %}{% elif s.all_in %}{% translate "all-in" %}{% elif s.acting and phase == "arrange" %}{% translate "arranging" %}{% if s.banked %}{{ bank_mark }}{% endif %}{% elif s.acting %}{% translate "to act" %} <span class="clock" data-clock></span>{% if s.banked %}{{ bank_mark }}{% endif %}{% elif s.arranged and phase == "arrange" %}{% translate "ready" %}{% elif s.act and phase != "over" and s.act != "bet" or s.act == "bet" and not s.bet and phase != "over" %}<span class="seat__act">{% translate s.act %}</span>{% elif s.sitting_out and s.in_hand and phase and phase != "over" %}{% translate "break after this hand" %}{% elif s.sitting_out %}{% translate "on a break" %}{% elif s.wait_bb %}{% translate "waits for the big blind" %}{% elif s.waiting and s.stack == 0 %}{% translate "out of chips" %}{% elif s.waiting %}{% translate "waits for the next hand" %}{% endif %}
+            {% if s.folded %}{% translate "folded" %}{% elif s.all_in %}{% translate "all-in" %}{% elif s.acting and phase == "arrange" %}{% translate "arranging" %}{% if s.banked %}{{ bank_mark }}{% endif %}{% elif s.acting %}{% translate "to act" %} <span class="clock" data-clock></span>{% if s.banked %}{{ bank_mark }}{% endif %}{% elif s.arranged and phase == "arrange" %}{% translate "ready" %}{% elif s.act and phase != "over" and s.act != "bet" or s.act == "bet" and not s.bet and phase != "over" %}<span class="seat__act">{% translate s.act %}</span>{% elif s.sitting_out and s.in_hand and phase and phase != "over" %}{% translate "break after this hand" %}{% elif s.sitting_out %}{% translate "on a break" %}{% elif s.stack == 0 and s.waiting or s.stack == 0 and s.wait_bb or s.stack == 0 and phase == "over" %}{% translate "out of chips" %}{% elif s.wait_bb %}{% translate "waits for the big blind" %}{% elif s.waiting %}{% translate "waits for the next hand" %}{% endif %}
           </span>
           {% if s.net is not None %}<span class="seat__net {% if s.net > 0 %}plus{% elif s.net < 0 %}minus{% endif %}"><bdi dir="ltr">{% if s.net > 0 %}+{% elif s.net == 0 %}±{% endif %}{{ s.net|chips }}</bdi></span>{% endif %}
           {% if s.showing %}<span class="seat__showing muted">{% blocktranslate with hand=s.showing %}showing: {{ hand }}{% endblocktranslate %}</span>{% endif %}
@@ -108,6 +108,8 @@ def test_rare_rows(lang: str) -> None:
         SeatRow(no=4, name="Fay", empty=False, arranged=True, sitting_out=True, net=12, drawn=0),
         SeatRow(no=5, name="Gil", empty=False, waiting=True, stack="1", net=_Units("0", "0")),
         SeatRow(no=8, name="Jo", empty=False, waiting=True, stack=0),  # busted: chips to add
+        SeatRow(no=10, name="Lev", empty=False, wait_bb=True, stack=0),  # busted: no blind comes to it
+        SeatRow(no=11, name="Max", empty=False, wait_bb=True, stack=500),
         SeatRow(no=9, name="Kim", empty=False, waiting=True, stack="0"),  # Baseball: a balance of 0
         SeatRow(no=6, name="Hod", empty=False, sitting_out=True),
         SeatRow(no=7, name="Ira", empty=False, acting=True, banked=True),
@@ -121,7 +123,8 @@ def test_rare_rows(lang: str) -> None:
         assert html.count('class="shown-hand__no is-won"') == 1  # Dana's board 2
         assert html.count('class="seat__drawn muted"') == 3 and "drew 0" not in html  # Fay stood pat
         if lang == "en":
-            assert html.count("out of chips") == 1 and html.count("waits for the next hand") >= 2
+            assert html.count("out of chips") == 2 and html.count("waits for the next hand") >= 2
+            assert html.count("waits for the big blind") == 1  # Max's
         assert html.count('class="shown-hand__no muted"') == 1
 
 
