@@ -33,6 +33,7 @@ def _to_the_flop(table: Table) -> tuple[Any, Any]:
 def test_a_flop_player_reads_what_their_cards_make(lang: str) -> None:
     from django.utils import translation
 
+    from tables.handnames import hand_name
     from tables.presenter import category_name
 
     table, _users = seated_table(n=3, game="NT")
@@ -41,9 +42,10 @@ def test_a_flop_player_reads_what_their_cards_make(lang: str) -> None:
     made = state.made_hand(seat)
     with translation.override(lang):
         html = _picture(table.id, user_for_index(hand, seat))
-        name = category_name(made["category"])
+        name = hand_name(made["category"], made["cards"], category_name)  # "Pair of nines"
     with translation.override("en"):
-        english = category_name(made["category"])
+        english = hand_name(made["category"], made["cards"], category_name)
+    assert english != category_name(made["category"])  # its ranks, not only "One pair"
     assert f'<p class="board__made">{name}</p>' in html
     assert (name == english) == (lang == "en")  # in the page's language
     # Its five cards are lit, on the board and in the hand; the others are not.
@@ -87,6 +89,7 @@ def test_omaha_hi_lo_names_the_low_too(monkeypatch: pytest.MonkeyPatch) -> None:
 
 @pytest.mark.parametrize("game", ["F7S", "FR"])
 def test_a_stud_player_reads_it_from_the_fifth_card(game: str) -> None:
+    from tables.handnames import hand_name
     from tables.presenter import category_name
 
     table, _users = seated_table(n=2, game=game)
@@ -114,4 +117,4 @@ def test_a_stud_player_reads_it_from_the_fifth_card(game: str) -> None:
             he = _picture(table.id, watcher)
         assert f"\u2066{made['low']['description']}\u2069</p>" in he
     else:
-        assert shown.group(1) == f"Your hand: {category_name(made['category'])}"
+        assert shown.group(1) == f"Your hand: {hand_name(made['category'], made['cards'], category_name)}"
