@@ -59,6 +59,19 @@ def game_name(code: str) -> str:
     return str(GAME_NAMES.get(code, code))
 
 
+def seat_defaults() -> str:
+    """Each live game's usual number of seats, as JSON for the new-table forms (their script sets
+    the seats when the game changes, until the host picks a number): Patch-Patch 3, Baseball 6,
+    the others a full ring of up to 9 (found by an audit: a Hold'em table opened with three)."""
+    import json
+
+    from rules_engine.games import get_variant
+    from tables.models import LIVE_GAMES
+
+    usual = {"PP": 3, "BB": 6}
+    return json.dumps({c: usual.get(c, min(9, get_variant(c).MAX_PLAYERS)) for c in sorted(LIVE_GAMES)})
+
+
 def live_games() -> list[tuple[str, str]]:
     """(code, name) of the games a table can be opened for (``tables.models.LIVE_GAMES``), in
     the catalogue's order; a game the catalogue does not describe yet goes by its engine name."""
@@ -334,6 +347,10 @@ def table_context(*, table_id: int, user: Any, version_hint: int | None = None,
         "history_html": _history_html(reads),
         "game_label": game_name(table.game),
         "on_break": bool(my_seat and (my_seat.sitting_out or my_seat.break_next)),
+        # Asked for a break while still dealt in: the button takes it back ("Keep playing"), not
+        # "I'm back" from a break not yet begun (found by an audit of a newcomer's first hand).
+        "break_pending": bool(my_seat and (my_seat.sitting_out or my_seat.break_next) and me is not None
+                              and view is not None and view["phase"] != "over"),
         # A break the clock gave them in this hand: the panel says why "I'm back" is there.
         "timed_out": bool(my_seat and (my_seat.sitting_out or my_seat.break_next) and me is not None
                           and state is not None and any(a.seat == me and a.timeout for a in state.log)),

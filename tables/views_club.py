@@ -112,7 +112,8 @@ def club_table_new(request: HttpRequest, club_id: int) -> HttpResponse:
             "small_blind": 5, "big_blind": 10, "speed": club.default_speed,
         })
     return render(request, "tables/club_table_new.html",
-                  {"form": form, "club": club, "stakes_help": stakes.stakes_help_for_form(form, games=selectors.live_games())})
+                  {"form": form, "club": club, "stakes_help": stakes.stakes_help_for_form(form, games=selectors.live_games()),
+                   "seat_defaults": selectors.seat_defaults()})
 
 
 def _back(table_id: int) -> HttpResponseRedirect:

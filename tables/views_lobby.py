@@ -226,7 +226,7 @@ def table_new(request: HttpRequest) -> HttpResponse:
     else:
         form = TableForm()
     help_ = stakes.stakes_help_for_form(form, games=selectors.live_games())
-    return render(request, "tables/table_new.html", {"form": form, "stakes_help": help_})
+    return render(request, "tables/table_new.html", {"form": form, "stakes_help": help_, "seat_defaults": selectors.seat_defaults()})
 
 
 @require_GET

@@ -134,6 +134,20 @@
     navigator.share(what).catch(function () { /* the reader closed the sheet */ });
   });
 
+  // A new-table form: choosing the game sets the seats to that game's usual number (a full
+  // ring for Hold'em, three for Patch-Patch), until the host picks a number themselves.
+  document.addEventListener("change", function (event) {
+    var field = event.target, form = field && field.form;
+    if (!form || !form.hasAttribute("data-seat-defaults")) return;
+    var seats = form.elements.namedItem("max_seats");
+    if (!seats) return;
+    if (field === seats) { seats.setAttribute("data-chosen", ""); return; }
+    if (field.name !== "game" || seats.hasAttribute("data-chosen")) return;
+    var usual;
+    try { usual = JSON.parse(form.getAttribute("data-seat-defaults"))[field.value]; } catch (e) { return; }
+    if (usual) seats.value = String(usual);
+  });
+
   // The reader's time zone, for the server to write times in (club/middleware.py): the cookie
   // is set once (and again if the zone changes, say after a trip), and counts from the next page.
   try {

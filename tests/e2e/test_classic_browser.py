@@ -37,9 +37,16 @@ def _open_table(page: Any, base: str, game: str, name: str, seats: int = 2, priv
     page.goto(base + "/tables/new/")
     page.fill("input[name=name]", name)
     page.select_option("select[name=game]", game)
+    # The game sets its usual seats (a full ring but for Patch-Patch and Baseball) until the
+    # host picks a number; a public table shows none of the private tables' options.
+    usual = {"PP": "3", "BB": "6", "NT": "9", "F7S": "8"}.get(game)
+    if usual:
+        assert page.locator("select[name=max_seats]").input_value() == usual
+    assert not page.locator(".chipoptions").is_visible()  # public, the form's first choice
     page.select_option("select[name=max_seats]", str(seats))
     if private:
         page.check("input[name=visibility][value=private]")
+        assert page.locator(".chipoptions").is_visible() == (game != "BB")
     page.click("main form button[type=submit]")
     if private:
         page.wait_for_url(re.compile(r".*/tables/\d+/invite/$"))  # the invite link, to send to friends
