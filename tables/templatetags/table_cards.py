@@ -193,7 +193,7 @@ def _status(s: Any, phase: str) -> str:
     # No chips: said before "waits for the big blind" (no blind comes to a seat with nothing) and
     # once the hand that took the last chip is over (found by an audit: a busted seat said
     # "waits for the big blind", or nothing). Chips only: a Baseball balance is text ("0").
-    if type(s.stack) is int and s.stack == 0 and (s.waiting or s.wait_bb or phase == "over"):
+    if type(s.stack) is int and s.stack == 0 and (s.waiting or s.wait_bb or phase in ("", "over")):
         return _t("out of chips")  # not "waits for the next hand": no hand comes until chips are added
     if s.wait_bb:
         return _t("posts a big blind to come in") if s.post_bb else _t("waits for the big blind")
