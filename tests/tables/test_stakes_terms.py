@@ -66,8 +66,11 @@ def test_a_stud_table_deals_what_its_header_and_the_lobby_say() -> None:
     assert (state.setup.ante, state.setup.bring_in, state.setup.small_bet, state.setup.big_bet) == (
         terms.ante, terms.bring_in, terms.small_bet, terms.big_bet) == (2, 5, 10, 20)
 
-    page = _text(_client(users[0]).get(reverse("table", args=[table.id])).content.decode())
-    assert "Seven-card stud · ante 2, bring-in 5, bets 10/20 ·" in page
+    html = _client(users[0]).get(reverse("table", args=[table.id])).content.decode()
+    page = _text(html)
+    # The game, a link to its rules, and its stakes in its own terms.
+    assert "Seven-card stud (rules) · ante 2, bring-in 5, bets 10/20 ·" in page
+    assert 'href="/rules/stud7/" data-table-rules' in html
     lobby = _text(_client().get(reverse("lobby")).content.decode())
     assert "Stud night Seven-card stud ante 2, bring-in 5, bets 10/20" in lobby
     assert "blinds" not in lobby
