@@ -127,6 +127,18 @@ def _clock_seconds(kind: str, speed: str) -> float:
     return float(override) if override is not None else SHOWDOWN_SECONDS
 
 
+def speed_help() -> str:
+    """What each speed gives a player, for the new-table forms (found by an audit: "Slow /
+    Medium / Fast" said nothing a newcomer could weigh)."""
+    def s(kind: str, speed: str) -> str:
+        return f"{_clock_seconds(kind, speed):g}"
+
+    return _("Time to act: slow %(slow)s s, medium %(medium)s s, fast %(fast)s s; Patch-Patch's arrangement: "
+             "%(aslow)s s, %(amedium)s s, %(afast)s s.") % {
+        "slow": s("decision", "slow"), "medium": s("decision", "medium"), "fast": s("decision", "fast"),
+        "aslow": s("arrange", "slow"), "amedium": s("arrange", "medium"), "afast": s("arrange", "fast")}
+
+
 # ---------------------------------------------------------------------------------------------
 # Creating tables and taking seats
 

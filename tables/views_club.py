@@ -16,6 +16,7 @@ from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.functional import lazy
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_POST
@@ -45,7 +46,8 @@ class ClubTableForm(forms.Form):
     game = forms.ChoiceField(label=gettext_lazy("Game"), choices=())
     small_blind = forms.IntegerField(label=gettext_lazy("Small blind"), min_value=1, max_value=1_000_000)
     big_blind = forms.IntegerField(label=gettext_lazy("Big blind"), min_value=2, max_value=2_000_000)
-    speed = forms.ChoiceField(label=gettext_lazy("Speed"), choices=Table.Speed.choices, widget=forms.RadioSelect)
+    speed = forms.ChoiceField(label=gettext_lazy("Speed"), choices=Table.Speed.choices, widget=forms.RadioSelect,
+                              help_text=lazy(services.speed_help, str)())
     max_seats = forms.IntegerField(label=gettext_lazy("Seats"), min_value=2, max_value=10, initial=3,
                                    help_text=gettext_lazy("Patch-Patch seats 2 or 3; Hold'em and Omaha up to 10; stud and draw up to 8; Baseball 2 to 6."))
     min_buy_in_bb = forms.IntegerField(label=gettext_lazy("Smallest buy-in, in big blinds"), min_value=1, max_value=10_000, initial=5)

@@ -16,6 +16,7 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.cache import patch_vary_headers
+from django.utils.functional import lazy
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
@@ -133,6 +134,7 @@ class TableForm(forms.Form):
     small_blind = forms.IntegerField(label=gettext_lazy("Small blind"), min_value=1, max_value=1_000_000, required=False)
     big_blind = forms.IntegerField(label=gettext_lazy("Big blind"), min_value=2, max_value=2_000_000, required=False)
     speed = forms.ChoiceField(label=gettext_lazy("Speed"), choices=Table.Speed.choices, initial="medium",
+                              help_text=lazy(services.speed_help, str)(),
                               widget=forms.RadioSelect)
     max_seats = forms.TypedChoiceField(
         label=gettext_lazy("Seats"), coerce=int, initial=3,

@@ -133,3 +133,17 @@ def test_hebrew_and_russian_forms() -> None:
     assert "אנטה 2, ברינג-אין 5, הימורים 10/20" in he
     ru = _text(_client(user, "ru").get(reverse("table_new")).content.decode())
     assert "анте 2, бринг-ин 5, ставки 10/20" in ru and "Что значит 5/10 в каждой игре" in ru
+
+
+def test_the_new_table_forms_say_what_each_speed_gives() -> None:
+    """Found by an audit: "Slow / Medium / Fast" said nothing a newcomer could weigh."""
+    from django.utils import translation
+
+    from tables.services import speed_help
+
+    with translation.override("en"):
+        text = speed_help()
+    assert text == ("Time to act: slow 37.5 s, medium 25 s, fast 12 s; Patch-Patch's arrangement: "
+                    "180 s, 120 s, 100 s.")
+    with translation.override("ru"):
+        assert speed_help().startswith("Время на ход: медленный 37.5 с")
