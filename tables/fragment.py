@@ -397,6 +397,8 @@ def _panel(get: Any, phase: Any, arranging: Any) -> str:
     if arranging:
         out.append(f'<p class="panel__hint">'
                    f'{_t("Tap a card, then another, to swap them, or ⇅ on two boards to swap your fours there. Each group of four plays on the board above it.")}</p>')
+    if get("bring_in_hint"):
+        out.append(f'<p class="panel__hint">{_v(get("bring_in_hint"))}</p>')
     out.append("\n      ")
     if get("draw_allowed"):
         out.append(f'<p class="panel__hint">'

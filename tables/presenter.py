@@ -411,6 +411,7 @@ def present(*, view: dict[str, Any] | None, seats: list[dict[str, Any]], players
         "actions": actions,
         "sized": sized,
         "draw_allowed": draw_allowed,
+        "bring_in_hint": _bring_in_hint(view, actions),
         "game_name": view.get("game", ""),
         "phase": view["phase"],
         "arranging": arranging,
@@ -536,6 +537,20 @@ def _sided(wins: list[dict[str, Any]], hilo: bool) -> list[dict[str, Any]]:
         for w in wins:
             w["side"] = ""
     return wins
+
+
+def _bring_in_hint(view: dict[str, Any], actions: list[dict[str, Any]]) -> str:
+    """Why a stud player is asked to open (found by an audit: nothing said who brings in, or
+    why): the lowest up card brings in, Razz's highest."""
+    amounts = {a["kind"]: a["amount"] for a in actions}
+    if "bring_in" not in amounts:
+        return ""
+    from tables.templatetags.table_cards import chips
+
+    values = {"amount": chips(amounts["bring_in"]), "complete": chips(amounts.get("complete", 0))}
+    if view.get("variant") == "FR":
+        return _("Your up card is the highest, so you open: bring in %(amount)s, or complete to %(complete)s.") % values
+    return _("Your up card is the lowest, so you open: bring in %(amount)s, or complete to %(complete)s.") % values
 
 
 def _bounty(result: dict[str, Any] | None, names: dict[int, str]) -> dict[str, Any] | None:

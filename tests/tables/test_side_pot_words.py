@@ -145,3 +145,19 @@ def test_a_finished_eight_player_stud_hand_shows_its_shared_card(client) -> None
     client.force_login(users[0])
     page = client.get(reverse("hand_history", args=[table.id, hand.number])).content.decode()
     assert "Shared card" in page and f'data-card="{board[0]}"' in page
+
+
+def test_the_stud_bring_in_says_why_the_player_opens() -> None:
+    """Found by an audit: nothing said who brings in, or why."""
+    from tests.rules_engine.test_stud_games import deal
+
+    hands = ["Kd Ah 9c 2h 3s", "3c 2c 5d 7h 8s", "Qd 4s Jc 6d Ts"]
+    state = deal("F5S", [500, 500, 500], button=0, hands=hands)  # 2c, the lowest up card, brings in
+    names = ("Ann", "Ben", "Cy")
+    bring = _classic(state, names, viewer=1)
+    assert bring["bring_in_hint"] == "Your up card is the lowest, so you open: bring in 5, or complete to 10."
+    html = render_table({**bring, "table": None, "my_seat": True})
+    assert "Your up card is the lowest" in html
+    assert _classic(state, names, viewer=0)["bring_in_hint"] == ""  # not theirs to open
+    with translation.override("ru"):
+        assert "бринг-ин 5" in _classic(state, names, viewer=1)["bring_in_hint"]

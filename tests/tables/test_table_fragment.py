@@ -88,7 +88,7 @@ PARTIAL = """
 
     {% if my_seat %}
     <div class="panel" role="group" aria-label="{% translate 'Your actions' %}">
-      {% if arranging %}<p class="panel__hint">{% translate "Tap a card, then another, to swap them, or ⇅ on two boards to swap your fours there. Each group of four plays on the board above it." %}</p>{% endif %}
+      {% if arranging %}<p class="panel__hint">{% translate "Tap a card, then another, to swap them, or ⇅ on two boards to swap your fours there. Each group of four plays on the board above it." %}</p>{% endif %}{% if bring_in_hint %}<p class="panel__hint">{{ bring_in_hint }}</p>{% endif %}
       {% if draw_allowed %}<p class="panel__hint">{% translate "Tap the cards you want to throw away, then draw. Draw with none picked to stand pat." %}</p>
         <button type="button" class="act act--draw" data-draw data-key="d" data-label-none="{% translate "Stand pat" %}" data-label-some="{% translate "Draw {n}" %}"><span data-draw-label>{% translate "Stand pat" %}</span> <kbd>D</kbd></button>{% endif %}
       {% for a in actions %}
@@ -300,6 +300,7 @@ def test_rare_values() -> None:
                 {"sized": {"kind": "bet", "min": 10, "max": 990, "label": "Bet 10", "key": "r"}, "pot": 1234567},
                 {"side_pots": [150, 100, 1234567], "pot": 1234817},
                 {"on_break": True, "break_pending": True}, {"on_break": True, "break_pending": True, "timed_out": True},
+                {"bring_in_hint": odd, "family": "stud"},
                 {"side_pots": [150, 1840], "pot": 1990},
                 {"history_html": odd, "arranging": True, "arranged": True, "phase": "arrange"},
                 {"hand": None, "family": "", "phase": "", "my_seat": None},
