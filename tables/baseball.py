@@ -298,7 +298,9 @@ def table_extra_context(*, table: Table, user: Any) -> dict[str, Any]:
             "session_no": table.bb_session_no,
             "pots_done": table.bb_pots_done,
             "pots_all": SESSION_POTS,
-            # The hand being played is pot number pots_done + 1.
+            # The hand being played is pot number pots_done + 1 ("pot 3 of 8"; found by an audit:
+            # "2 of 8 pots" during the third pot read as one behind).
+            "pot_no": min(table.bb_pots_done + 1, SESSION_POTS),
             "over": over,
             "standings": standings(table=table, session_no=table.bb_session_no) if over else [],
             "may_restart": over and may_start_session(table, user),

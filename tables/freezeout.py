@@ -67,7 +67,15 @@ def enter(table: Any, user_id: int, name: str) -> str:
     fo = table.freezeout
     uid = int(user_id)
     if any(int(u) == uid for u, _n in fo["entrants"]):
+        old = next((int(row[2]) for row in fo["out"] if int(row[0]) == uid), None)
         fo["out"] = [row for row in fo["out"] if int(row[0]) != uid]
+        if old is not None:
+            # One more player holds chips again: everyone out since (a better place, or the same
+            # one shared in the same hand) finishes one place lower (found by an audit: the
+            # returner's next bust left two players 3rd and nobody 4th).
+            for row in fo["out"]:
+                if int(row[2]) <= old:
+                    row[2] = int(row[2]) + 1
         fo["reentries"] = int(fo.get("reentries") or 0) + 1
         return "again"
     fo["entrants"].append([uid, name])

@@ -4,8 +4,9 @@
 Found by an audit of the classic games: three seats all read "High card" at a showdown and the
 winner's line said "+420 · High card", which does not say why one high card beat another. The
 engine's own descriptions are English only (``rules_engine.evaluation.describe_value``); these are
-the same facts with translated rank names. A hand whose five cards are not all known, or a
-Baseball hand (wild cards stand for other ranks), keeps its category's name.
+the same facts with translated rank names. A hand whose five cards are not all known keeps its
+category's name; a Baseball hand (wild cards stand for other ranks) is named by the ranks the
+engine resolved.
 """
 
 from __future__ import annotations
@@ -62,9 +63,21 @@ def _capital(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-def hand_name(category: str | None, cards: Sequence[str] | None, fallback: Callable[[str | None], str]) -> str:
+def hand_name(
+    category: str | None, cards: Sequence[str] | None, fallback: Callable[[str | None], str],
+    ranks: Sequence[int] | None = None,
+) -> str:
     """``category`` ("two_pair") with its ranks read from the five ``cards`` ("Js", "Jd", ...);
-    ``fallback(category)`` (the category's own name) when they cannot be read."""
+    ``fallback(category)`` (the category's own name) when they cannot be read.
+
+    ``ranks`` (most important first, as the engine gives them) name it instead of the cards:
+    Baseball's hands, whose wild cards stand for other ranks, and its open cards, fewer than five.
+    """
+    if ranks:
+        try:
+            return _named(Category[str(category).upper()], tuple(int(r) for r in ranks), fallback, category)
+        except (KeyError, ValueError, TypeError, IndexError):
+            return fallback(category)
     if not cards or len(cards) != 5 or category in (None, "", "low"):
         return fallback(category)
     try:
@@ -73,8 +86,11 @@ def hand_name(category: str | None, cards: Sequence[str] | None, fallback: Calla
         return fallback(category)
     if value.category.label != category:  # not the hand the cards make: say only what was said
         return fallback(category)
-    r = value.ranks
-    match value.category:
+    return _named(value.category, value.ranks, fallback, category)
+
+
+def _named(kind: Category, r: tuple[int, ...], fallback: Callable[[str | None], str], category: str | None) -> str:
+    match kind:
         case Category.HIGH_CARD:
             return _capital(_("%(rank)s high") % {"rank": _ONE[r[0]]()})
         case Category.ONE_PAIR:
@@ -93,5 +109,7 @@ def hand_name(category: str | None, cards: Sequence[str] | None, fallback: Calla
             return _("Four of a kind, %(ranks)s") % {"ranks": _OF[r[0]]()}
         case Category.STRAIGHT_FLUSH:
             return _("Straight flush, %(rank)s high") % {"rank": _TOP[r[0]]()}
+        case Category.FIVE_OF_A_KIND:
+            return _("Five of a kind, %(ranks)s") % {"ranks": _OF[r[0]]()}
         case _:
             return fallback(category)

@@ -290,7 +290,7 @@ def present(*, view: dict[str, Any] | None, seats: list[dict[str, Any]], players
                     row.made = (_("run %(n)s") % {"n": 1} + ": " + row.made + " · "
                                 + _("run %(n)s") % {"n": 2} + ": " + _made_words(p["made"]["second"]))
             if view.get("variant") == "BB" and p.get("showing") and not p["folded"] and view["phase"] != "over":
-                row.showing = category_name(p["showing"])
+                row.showing = hand_name(p["showing"], None, category_name, ranks=p.get("showing_ranks"))
             if family == "stud":
                 up = [_card_text(c) for c in p.get("up") or []]
                 lit = _lit(won.get((i, 0)), up + [_card_text(c) for c in p.get("down") or [] if c], own_only=True)
@@ -524,7 +524,7 @@ def _low_text(description: str) -> str:
 
 def _made_words(made: dict[str, Any]) -> str:
     """A made hand in words: its category, and a Hi-Lo game's low ("Two pair · low 7-5-3-2-A")."""
-    named = [hand_name(made["category"], made.get("cards"), category_name)] if made.get("category") else []
+    named = [hand_name(made["category"], made.get("cards"), category_name, ranks=made.get("ranks"))] if made.get("category") else []
     if made.get("low"):  # Hi-Lo's low, and Razz's only hand
         named.append(_("low") + " " + _low_text(made["low"]["description"]))
     return " · ".join(named)
@@ -602,7 +602,9 @@ def _generic_wins(result: dict[str, Any] | None, names: dict[int, str]) -> list[
             for w in winners:
                 out.append({
                     "name": names.get(w.get("seat"), "?"), "amount": w.get("amount_display", w.get("amount", 0)),
-                    "category": category_name(w.get("category")), "cards": list(w.get("cards") or []),
+                    # Baseball names the ranks its wild cards stand for ("Five of a kind, kings").
+                    "category": hand_name(w.get("category"), w.get("cards"), category_name, ranks=w.get("ranks")),
+                    "cards": list(w.get("cards") or []),
                     "side": w.get("side", ""), "pot": index,
                     "split": len(winners) > 1 and "amount_display" in w,  # Baseball's exact shares
                     **label,

@@ -99,6 +99,10 @@ def _amount(x: Fraction | int) -> str:
     return chips(int(x))
 
 
+def _round_name(n: int) -> str:
+    return _("Round %(n)s of 5") % {"n": n}
+
+
 # A stud street is named by the cards a player holds once it is dealt.
 def _street_name(n: int) -> str:
     return {
@@ -289,7 +293,10 @@ class _Teller:
         if kind != "extra":
             self.held[seat] += int(ev.amount) if kind == "deal" else 1
             self.batch.add(seat)
-            self.sections[-1].title = _street_name(max(self.held[s] for s in self.batch))
+            held = max(self.held[s] for s in self.batch)
+            # Baseball's rules and its live table count rounds (1 to 5), not streets (found by an
+            # audit: the table said "round 3 of 5" and this page "Fifth street").
+            self.sections[-1].title = _round_name(held - 2) if self.family == "baseball" else _street_name(held)
         if not ev.cards:
             return
         cards = pictures([str(c) for c in ev.cards])

@@ -221,6 +221,11 @@ class BaseballEvent:
         return out
 
 
+def _made_json(best: HandValue) -> dict[str, Any]:
+    """A best five: its category, its cards and the ranks they stand for (wild cards resolved)."""
+    return {"category": best.category.label, "cards": [str(c) for c in best.cards], "ranks": list(best.ranks)}
+
+
 @dataclass(frozen=True, slots=True)
 class ShownHand:
     """A hand shown at the showdown: every card received and the best five of them."""
@@ -236,6 +241,8 @@ class ShownHand:
             "best": [str(c) for c in self.best.cards],
             "category": self.best.category.label,
             "description": self.best.describe(),
+            # The ranks the five stand for, wild cards resolved (the site names the hand with them).
+            "ranks": list(self.best.ranks),
         }
 
 
@@ -277,6 +284,7 @@ class BaseballResult:
             "category": None if hand is None else hand.best.category.label,
             "description": None if hand is None else hand.best.describe(),
             "cards": [] if hand is None else [str(c) for c in hand.best.cards],
+            "ranks": [] if hand is None else list(hand.best.ranks),
         }
 
     def to_json(self) -> dict[str, Any]:
@@ -996,10 +1004,12 @@ class BaseballState:
         result = self.result
         shown = set(result.shown) if result is not None else set()
         players = []
+        hands = {h.seat: h for h in result.hands} if result is not None else {}
         for i in range(self.n):
             visible = i == seat or i in shown
             dealt = self._cards[i]
             stack = self.stacks[i]
+            showing = None if self._folded[i] else self.showing(i)
             players.append(
                 {
                     "seat": i,
@@ -1018,9 +1028,11 @@ class BaseballState:
                     "opener": i == self.opener and result is None,
                     "on_break": i in self.breaks,
                     "shown": i in shown,
-                    "showing": None
-                    if self._folded[i]
-                    else Category(self.showing(i)[0]).label,
+                    "showing": None if showing is None else Category(showing[0]).label,
+                    # What the open cards stand for ("a pair of aces" from A + a wild three).
+                    "showing_ranks": None if showing is None else list(showing[1]),
+                    # A hand turned over at the showdown, named as the other stud games name it.
+                    "made": _made_json(hands[i].best) if i in hands and not self._folded[i] else None,
                     "cards": [str(d.card) for d in dealt] if visible else None,
                     "up": [d.to_json() for d in dealt if d.up],
                     "down": [str(d.card) if visible else None for d in dealt if not d.up],
@@ -1065,13 +1077,9 @@ class BaseballState:
                 "cards": [str(d.card) for d in self._cards[seat]],
                 "up": [d.to_json() for d in self._cards[seat] if d.up],
                 "down": [str(d.card) for d in self._cards[seat] if not d.up],
-                "best": None
-                if best is None
-                else {
-                    "category": best.category.label,
-                    "description": best.describe(),
-                    "cards": [str(c) for c in best.cards],
-                },
+                "best": None if best is None else {**_made_json(best), "description": best.describe()},
+                # The same, as the other games' views call it: what the player's cards make so far.
+                "made": None if best is None or self._folded[seat] else _made_json(best),
                 "legal_actions": legal,
             }
         return view

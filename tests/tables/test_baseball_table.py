@@ -4,6 +4,7 @@ dealer, exact fractional balances, the 8-pot session, the units ledger and the c
 from __future__ import annotations
 
 import datetime as dt
+import re
 from fractions import Fraction
 from types import SimpleNamespace
 from typing import Any
@@ -368,7 +369,7 @@ def test_the_table_page_and_the_standings_page_show_units_and_the_session(client
     table, users = _bb_table(4)
     client.force_login(users[0])
     page = client.get(f"/tables/{table.id}/").content.decode()
-    assert "0 of 8 pots" in page and "round 1 of 5" in page and "threes and nines are wild" in page
+    assert "pot 1 of 8" in page and "0 of 8 pots" not in page and "round 1 of 5" in page and "threes and nines are wild" in page
     assert "badge--opener" in page and 'name="buy_in"' not in page
     # My down card, not another's (Ah is seat 1's down card); by the card's name, since a bare "Ah"
     # also turns up by chance in the page's random CSRF token.
@@ -480,3 +481,41 @@ def test_no_baseball_payload_shows_a_down_card_before_its_time() -> None:
         kind = rng.choices(kinds, [{"fold": 1, "check": 5, "call": 5}.get(k, 2) for k in kinds])[0]
         services.table_act(table_id=table.id, user=user_for_index(hand, seat),
                            message={"action": kind, "version": table.version})
+
+
+def test_the_table_names_hands_with_what_the_wild_cards_stand_for(client: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Found by an audit: no "Your hand" line ever showed at Baseball, two seats read "showing: One
+    pair" for Q-Q and for 9-3 (two wild cards, a pair of aces), and the winner's line named only
+    the category. Seat 1 ends with five kings (K K K and wild 3 and 9)."""
+    _stack_decks(monkeypatch, [
+        ["2c", "5d", "Kh", "Kd", "Kc", "3s", "9h"],
+        ["7c", "8d", "Qh", "Qd", "Jc", "Ts", "2h"],
+        ["6c", "4d", "9c", "3c", "Jh", "Td", "5s"],
+    ], dealer_seat=2)
+    table, users = _bb_table(3)
+    client.force_login(users[0])
+    seen_made = seen_pair = False
+    for _step in range(60):
+        table.refresh_from_db()
+        hand, state = current_state(table)
+        if hand.ended is not None:
+            break
+        page = client.get(f"/tables/{table.id}/").content.decode()
+        if len(state.up_cards(2)) == 2:
+            assert "showing: Pair of aces" in page, re.findall(r"showing: [^<]*", page)  # seat 3: 9c 3c, both wild
+            assert "showing: Pair of queens" in page
+            seen_pair = True
+        if len(state.hand_of(0)) >= 5:  # five cards: the player's own best five, named with its ranks
+            assert re.search(r"Your hand: (Three|Four|Five) of a kind, kings", page), re.findall(r"Your hand: [^<]*", page)
+            seen_made = True
+        idx = state.actors()[0]
+        kinds = [a.kind for a in state.legal_actions(idx)]
+        services.table_act(table_id=table.id, user=users[idx] if hand.players[idx][1] == users[idx].pk
+                           else next(u for u in users if u.pk == hand.players[idx][1]),
+                           message={"action": "check" if "check" in kinds else "call", "version": table.version})
+    assert seen_made and seen_pair
+    page = client.get(f"/tables/{table.id}/").content.decode()
+    # The winner's line and the seats turned over at the showdown, every hand named.
+    assert "Five of a kind, kings" in page and "Pair of queens" in page and "showing:" not in page
+    client.cookies["lang"] = "ru"
+    assert "Пять королей" in client.get(f"/tables/{table.id}/").content.decode()

@@ -44,6 +44,30 @@ def test_a_new_entrant_moves_those_out_down_one_and_a_reentry_takes_the_place_ba
     assert freezeout.standings(row.freezeout) == [(4, "A", False)]
 
 
+def test_a_reentry_moves_everyone_out_since_down_one() -> None:
+    """Found by an audit: D out 4th, B out 3rd, D back in and out again: "3. B, 3. D" and no
+    4th. One more player holds chips again, so everyone out since finishes one place lower."""
+    row = _Row({})
+    freezeout.start(row, [(1, "A"), (2, "B"), (3, "C"), (4, "D"), (5, "E")],
+                    now=dt.datetime(2026, 12, 3, tzinfo=dt.UTC), late=2)
+    freezeout.bust(row, [(5, 100, "E")], still_in=4)
+    freezeout.bust(row, [(4, 100, "D")], still_in=3)
+    freezeout.bust(row, [(2, 100, "B")], still_in=2)
+    assert freezeout.standings(row.freezeout) == [(3, "B", False), (4, "D", False), (5, "E", False)]
+    assert freezeout.enter(row, 4, "D") == "again"
+    # E was out before D: still 5th; B went out after D, with three holding chips now: 4th.
+    assert freezeout.standings(row.freezeout) == [(4, "B", False), (5, "E", False)]
+    freezeout.bust(row, [(4, 100, "D")], still_in=2)
+    assert freezeout.standings(row.freezeout) == [(3, "D", False), (4, "B", False), (5, "E", False)]
+    # Two out in one hand share a place; one of them back in: the other is alone one lower.
+    row = _Row({})
+    freezeout.start(row, [(1, "A"), (2, "B"), (3, "C"), (4, "D")], now=dt.datetime(2026, 12, 3, tzinfo=dt.UTC), late=2)
+    freezeout.bust(row, [(3, 100, "C"), (4, 100, "D")], still_in=2)
+    assert freezeout.standings(row.freezeout) == [(3, "C", False), (3, "D", False)]
+    freezeout.enter(row, 4, "D")
+    assert freezeout.standings(row.freezeout) == [(4, "C", False)]
+
+
 def _short_stack_shoves(table: Table) -> None:
     """One hand: the shortest stack in it goes all-in, everyone else only calls or checks, so at
     most that player goes out."""

@@ -40,3 +40,32 @@ def test_without_its_five_cards_a_hand_keeps_its_categorys_name() -> None:
     # Cards that make another hand (a wild card stood for another rank): only the category.
     assert hand_name("three_of_a_kind", ["Kh", "Kd", "3c", "7s", "2h"], category_name) == "Three of a kind"
     assert hand_name("low", ["7h", "5d", "3c", "2s", "Ah"], category_name) == "low"
+
+
+def test_baseball_names_what_its_wild_cards_stand_for() -> None:
+    """Found by an audit of Baseball: with wild threes and nines the seats said "showing: One
+    pair" for Q-Q and for 9-3 (two wild cards: aces), and the winner "+39 · Straight flush"."""
+    from rules_engine.cards import parse_cards
+    from rules_engine.evaluation import best_wild_hand
+    from rules_engine.openhand import open_hand_key
+
+    wild = {3, 9}
+    kings = best_wild_hand(parse_cards("Kh Kd Kc 3s 9h 2c 5d"), wild)
+    assert kings.category.label == "five_of_a_kind"
+    named = {}
+    for lang in ("en", "he", "ru"):
+        with translation.override(lang):
+            named[lang] = hand_name(kings.category.label, [str(c) for c in kings.cards], category_name, ranks=kings.ranks)
+    assert named["en"] == "Five of a kind, kings"
+    assert named["ru"] == "Пять королей" and "מלכים" in named["he"]
+    flush = best_wild_hand(parse_cards("7d 8h Ts 9s 6s 4h 5h 9h"), wild)
+    assert hand_name(flush.category.label, None, category_name, ranks=flush.ranks) == "Straight flush, eight high"
+    # Open cards, fewer than five: two wild cards are a pair of aces, a real pair of queens is less.
+    category, ranks = open_hand_key(parse_cards("9c 3c"), wild)
+    assert hand_name("one_pair", None, category_name, ranks=ranks) == "Pair of aces" and category == 1
+    _c, queens = open_hand_key(parse_cards("Qh Qd"), wild)
+    assert hand_name("one_pair", None, category_name, ranks=queens) == "Pair of queens"
+    _c, sixes = open_hand_key(parse_cards("2c 3h 9c 6c"), wild)
+    assert hand_name("three_of_a_kind", None, category_name, ranks=sixes) == "Three of a kind, sixes"
+    # Ranks that do not fit the category say only the category.
+    assert hand_name("two_pair", None, category_name, ranks=[99]) == "Two pair"
