@@ -194,7 +194,7 @@ PAGES: dict[str, Page] = {
         ),
         Page(
             "draw",
-            Text("Five-card draw", "פייב קארד דרו", "Пятикарточное дро"),
+            Text("Five-card draw", "דרו חמישה קלפים", "Пятикарточное дро"),
             Text(
                 "Five closed cards, one draw, two betting rounds.",
                 "חמישה קלפים סגורים, החלפה אחת, שני סבבי הימורים.",
@@ -244,7 +244,7 @@ PAGES: dict[str, Page] = {
         ),
         Page(
             "razz",
-            Text("Razz", "ראזז", "Разз"),
+            Text("Razz", "ראז", "Разз"),
             Text(
                 "Seven-card stud played for the lowest hand: 5-4-3-2-A is the nuts.",
                 "סטאד שבעה קלפים על היד הנמוכה ביותר, שבו חמש-ארבע-שלוש-שתיים-אס היא היד המנצחת.",

@@ -21,7 +21,7 @@ from typing import Any, ParamSpec, TypeVar
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import OperationalError, connection, transaction
-from django.utils import timezone
+from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 
 from club import selectors as club_selectors
@@ -131,7 +131,9 @@ def speed_help() -> str:
     """What each speed gives a player, for the new-table forms (found by an audit: "Slow /
     Medium / Fast" said nothing a newcomer could weigh)."""
     def s(kind: str, speed: str) -> str:
-        return f"{_clock_seconds(kind, speed):g}"
+        # "37.5" in English and Hebrew, "37,5" in Russian (the language's decimal mark; an audit).
+        x = _clock_seconds(kind, speed)
+        return formats.number_format(x, decimal_pos=0 if x == int(x) else 1)
 
     return _("Time to act: slow %(slow)s s, medium %(medium)s s, fast %(fast)s s; Patch-Patch's arrangement: "
              "%(aslow)s s, %(amedium)s s, %(afast)s s.") % {

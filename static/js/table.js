@@ -455,12 +455,18 @@
 
   // "12s", "12 с", "12 ש׳": the page's own language (templates/table.html, data-seconds).
   var seconds = app.getAttribute("data-seconds") || "{n}s";
+  // Tenths of a second with the language's decimal mark: Russian writes "5,7 с" (an audit).
+  var decimalComma = (document.documentElement.lang || "").slice(0, 2) === "ru";
+  function tenths(x) {
+    var text = x.toFixed(1);
+    return decimalComma ? text.replace(".", ",") : text;
+  }
 
   function tick() {
     var clocks = root.querySelectorAll("[data-clock]");
     var left = deadline ? Math.max(0, (deadline - Date.now()) / 1000) : null;
     for (var i = 0; i < clocks.length; i++) {
-      clocks[i].textContent = left === null ? "" : seconds.replace("{n}", left >= 10 ? Math.ceil(left) : left.toFixed(1));
+      clocks[i].textContent = left === null ? "" : seconds.replace("{n}", left >= 10 ? Math.ceil(left) : tenths(left));
       clocks[i].classList.toggle("urgent", left !== null && left < 6);
     }
     // Blinds on a clock: the time left in the level ("12:04"), then "from the next hand".

@@ -424,6 +424,10 @@ def test_the_lobby_and_the_hand_history_of_a_baseball_table(client: Any, monkeyp
     client.force_login(users[3])
     page = client.get(f"/tables/{table.id}/hands/1/").content.decode()
     assert "+1/3" in page and "-1" in page  # exact nets on the finished hand's page
+    # The browser's tab names the hand and the table (an audit: only the site's name), and the
+    # page counts Baseball's rounds as its rules and its live table do.
+    assert "<title>Hand #1 · Ballpark · Patch-Patch Club</title>" in page
+    assert "Round 1 of 5" in page and "Third street" not in page
     assert client.get(f"/tables/{table.id}/hands/1.phh").status_code == 200
 
 

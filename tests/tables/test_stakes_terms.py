@@ -146,4 +146,6 @@ def test_the_new_table_forms_say_what_each_speed_gives() -> None:
     assert text == ("Time to act: slow 37.5 s, medium 25 s, fast 12 s; Patch-Patch's arrangement: "
                     "180 s, 120 s, 100 s.")
     with translation.override("ru"):
-        assert speed_help().startswith("Время на ход: медленный 37.5 с")
+        assert speed_help().startswith("Время на ход: медленный 37,5 с") and "средний 25 с" in speed_help()
+    with translation.override("he"):
+        assert "איטי 37.5 שנ׳" in speed_help()
