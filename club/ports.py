@@ -65,6 +65,8 @@ class ClubFreezeout:
     entrants: int
     #: (place, name, stood up) from the best place down.
     places: list[tuple[int, str, bool]]
+    #: Buy-ins again by players who were out (late re-entry).
+    reentries: int = 0
 
 
 class TablesPort(Protocol):

@@ -51,7 +51,7 @@ class TablesForClubs:
 
         return [
             ClubFreezeout(table_name=r["table_name"], table_url=r["table_url"], ended=r["ended"],
-                          entrants=r["entrants"], places=r["places"])
+                          entrants=r["entrants"], places=r["places"], reentries=r["reentries"])
             for r in freezeout_results(club_id=club_id, limit=limit)
         ]
 

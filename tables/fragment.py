@@ -156,11 +156,13 @@ _FREEZEOUT = gettext_noop("Freeze-out: %(left)s of %(n)s players left")
 _FREEZEOUT_LATE = gettext_noop("late entry and re-entry through level %(n)s")
 _FREEZEOUT_OVER = gettext_noop("Freeze-out over")
 _FREEZEOUT_LEFT = gettext_noop("stood up")
+_FREEZEOUT_YOURS = gettext_noop("you are out: place %(place)s of %(n)s")
 
 
-def _freezeout(table: Any) -> str:
-    """A freeze-out being played (how many of its players still hold chips), or, until the next
-    hand is dealt, the places of the one that just ended (tables.freezeout)."""
+def _freezeout(table: Any, place: Any = None) -> str:
+    """A freeze-out being played (how many of its players still hold chips, and to a viewer who
+    is out, the place they finished in), or, until the next hand is dealt, the places of the one
+    that just ended (tables.freezeout)."""
     from tables import freezeout
 
     fo = _get(table, "freezeout") if table is not None else None
@@ -169,7 +171,9 @@ def _freezeout(table: Any) -> str:
     if fo.get("on"):
         n = len(fo["entrants"])
         late = f' · {_bt(_FREEZEOUT_LATE, n=fo["late"])}' if freezeout.entry_open(table) else ""
-        return f'<p class="freezeout">{_bt(_FREEZEOUT, left=freezeout.players_left(fo), n=n)}{late}</p>'
+        # Found by an audit: a player out was told their place once, in a note that went away.
+        mine = f' · <strong>{_bt(_FREEZEOUT_YOURS, place=place, n=n)}</strong>' if place else ""
+        return f'<p class="freezeout">{_bt(_FREEZEOUT, left=freezeout.players_left(fo), n=n)}{late}{mine}</p>'
     if not fo.get("showing"):
         return ""
     rows = []
@@ -180,17 +184,19 @@ def _freezeout(table: Any) -> str:
             f'<ol class="freezeout__places">{"".join(rows)}</ol></div>')
 
 
-def _levels(table: Any) -> str:
+def _levels(table: Any, place: Any = None) -> str:
     """Blinds on a clock (tables.levels): the level in play, the next level's stakes and when
     they come (the page's script counts down to ``data-level-ends``; the clock stands while the
     table is paused). Nothing when the blinds are not on a clock. A freeze-out's line first."""
     from tables.levels import LAST_LEVEL, blinds_at
 
-    fo = _freezeout(table)
+    fo = _freezeout(table, place)
     level = _get(table, "level") if table is not None else 0
     if not level:
         return fo
-    parts = [_bt(_LEVEL, n=level)]
+    # The blinds being played now, then the next level's (found by an audit: the line said only
+    # "next: blinds 10/20", and a phone had the header with today's blinds scrolled away).
+    parts = [_bt(_LEVEL, n=level), stakes_text(_get(table, "game"), _get(table, "small_blind"), _get(table, "big_blind"))]
     if level >= LAST_LEVEL:
         parts.append(_t(_LEVEL_LAST))
     else:
@@ -357,7 +363,7 @@ def _render_table(context: Any) -> SafeString:
         out.append("\n    ")
         out.append(_next_terms(table))
         out.append(_bomb_next(table))
-        out.append(_levels(table))
+        out.append(_levels(table, get("fo_place")))
         if phase == "over" and not _get(bb, "over") and not get("replay"):
             if _get(table, "status") == "paused" or _get(table, "pause_after_hand"):
                 out.append(f'<p class="muted next-hand">{_t(_PAUSED)}</p>')
@@ -368,7 +374,7 @@ def _render_table(context: Any) -> SafeString:
         if _get(table, "status") == "closed":  # a host closed it, or it stood empty for a day
             out.append(f'\n    <p class="waiting muted" data-table-closed>{_t("This table is closed.")}</p>\n    ')
         elif _get(table, "status") == "paused":  # a host's pause, not a lack of players
-            out.append(f'\n    <p class="waiting muted">{_t(_PAUSED)}</p>{_bomb_next(table)}{_levels(table)}\n    ')
+            out.append(f'\n    <p class="waiting muted">{_t(_PAUSED)}</p>{_bomb_next(table)}{_levels(table, get("fo_place"))}\n    ')
         elif _get(table, "next_hand_at"):
             out.append(f'\n    <p class="waiting">{_t("The first hand is dealt in")} {_CLOCK}</p>\n    \n    ')
         else:
@@ -376,7 +382,7 @@ def _render_table(context: Any) -> SafeString:
                        f'{_t("Waiting for players. A hand starts when two players are seated and not on a break.")}'
                        "</p>\n    ")
         if _get(table, "status") == "open":
-            out.append(_levels(table))  # the clock runs between hands too (a host's pause stops it)
+            out.append(_levels(table, get("fo_place")))  # the clock runs between hands too (a host's pause stops it)
     out.append("\n\n    ")
     if get("my_seat"):
         out.append(_panel(get, phase, arranging))

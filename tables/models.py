@@ -320,6 +320,9 @@ class FreezeoutResult(models.Model):
     ended = models.DateTimeField()
     entrants = models.PositiveSmallIntegerField()
     places = models.JSONField(default=list)
+    # Buy-ins again by players who were out, during late entry (found by an audit: a freeze-out
+    # of four players and five buy-ins said only "4 players").
+    reentries = models.PositiveSmallIntegerField(default=0)
 
     class Meta:
         indexes = [models.Index(fields=["table", "-ended"])]

@@ -335,6 +335,8 @@ def table_context(*, table_id: int, user: Any, version_hint: int | None = None,
             "wait_bb": bool(s and s.wait_bb), "post_bb": bool(s and s.wait_bb and s.post_bb),
             "banked": n in banked,
         })
+    if view is not None and view["phase"] == "over" and hand is not None:
+        _keep_the_gone(seat_dicts, hand, view)
     context = present(view=view, seats=seat_dicts, players=hand.players if hand else None)
     context.update({
         "table": table,
@@ -371,6 +373,8 @@ def table_context(*, table_id: int, user: Any, version_hint: int | None = None,
         "run_twice": None if my_seat is None or not _runs_twice(table) else bool(my_seat.run_twice),
         "time_bank": _time_bank(table, hand, my_seat, view, me),
         "last_act": _last_act(state, hand, seat_dicts),
+        # A freeze-out's player who is out reads their place on the felt while it goes on.
+        "fo_place": _freezeout_place(table, user) if my_seat is None else None,
     })
     if table.game == "BB":
         from tables import baseball
@@ -736,6 +740,34 @@ def finished_hand_context(*, hand: Any, user: Any = None) -> dict[str, Any]:
     return context
 
 
+def _freezeout_place(table: Any, user: Any) -> int | None:
+    fo = table.freezeout
+    uid = getattr(user, "pk", None)
+    if not fo or not fo.get("on") or uid is None:
+        return None
+    return next((int(row[2]) for row in fo.get("out") or () if int(row[0]) == uid), None)
+
+
+def _keep_the_gone(seat_dicts: list[dict[str, Any]], hand: Any, view: dict[str, Any]) -> None:
+    """While a finished hand is on the felt, a player who was dealt in and whose seat is gone
+    since (a freeze-out's bust stands the player up as the hand settles, and a player who asked
+    to leave goes then) is still drawn in that seat, with the cards the table saw and the stack
+    the hand left them: found by an audit, the losers of an all-in vanished with their cards at
+    once, so nobody saw why they were out. The next deal clears them."""
+    gone = [(i, int(seat_no), int(user_id)) for i, (seat_no, user_id, _start) in enumerate(hand.players)
+            if 0 <= int(seat_no) < len(seat_dicts) and seat_dicts[int(seat_no)]["empty"]]
+    if not gone:
+        return
+    names = _hand_names(hand)
+    for i, seat_no, user_id in gone:
+        player = view["players"][i] if i < len(view.get("players") or ()) else {}
+        stack = player.get("stack", 0)
+        seat_dicts[seat_no].update({
+            "empty": False, "name": names.get(seat_no, "?"), "me": False, "user_id": user_id,
+            "stack": stack if isinstance(stack, int) else 0, "sitting_out": False,
+        })
+
+
 def _hand_names(hand: Any) -> dict[int, str]:
     """Table seat number -> the name of the player dealt in there."""
     from django.contrib.auth import get_user_model
@@ -848,7 +880,7 @@ def freezeout_results(*, table: Any = None, club_id: int | None = None, limit: i
         rows = rows.filter(table__club_id=club_id)
     return [{
         "table_name": r.table.name, "table_url": reverse("table", kwargs={"table_id": r.table_id}),
-        "ended": r.ended, "entrants": r.entrants,
+        "ended": r.ended, "entrants": r.entrants, "reentries": r.reentries,
         "places": [(int(p[2]), str(p[1]), bool(p[3])) for p in r.places],
     } for r in rows[:limit]]
 

@@ -367,7 +367,7 @@ def _finish_freezeout_if_won(table: Table, holders: list[Seat], now: dt.datetime
     fo = table.freezeout
     rows = sorted(fo["out"], key=lambda r: (int(r[2]), str(r[1])))
     FreezeoutResult.objects.create(table=table, started=dt.datetime.fromisoformat(fo["started"]), ended=now,
-                                   entrants=len(fo["entrants"]), places=rows)
+                                   entrants=len(fo["entrants"]), places=rows, reentries=int(fo.get("reentries") or 0))
     if levels.on(table) and table.level_base_small and table.level_base_big:
         table.small_blind, table.big_blind = table.level_base_small, table.level_base_big
     levels.stop(table)

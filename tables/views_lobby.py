@@ -436,7 +436,7 @@ def _buy_in_context(request: HttpRequest, table: Table) -> dict[str, Any]:
     from tables import freezeout
 
     frozen = freezeout.running(table)
-    if seat is not None and table.game != "BB" and not seat.leaving and bankroll and not frozen:
+    if seat is not None and table.game != "BB" and not seat.leaving and bankroll:
         # The form is part of the page, not of the live fragment: it stays while the stack
         # changes, and the service checks the amount against the stack when it is sent.
         # The page's script keeps the box in step with the live stack (``data-stack`` on the

@@ -217,15 +217,19 @@
 
   // A page drawn for a seated player whose seat is gone (their chips ran out in a freeze-out, a
   // host stood them up) hides its "Leave the table" and "Add chips" and says so, with a link
-  // that loads the page again (the way to sit comes with it).
+  // that loads the page again (the way to sit comes with it). While a freeze-out is played
+  // ("p.freezeout" on the felt) "Add chips" gives way to a line saying why, both ways live.
   function followMySeat() {
     var leave = document.querySelector("form.leave"), note = document.querySelector("[data-unseated]");
     if (!leave || !note || !root.querySelector(".seat")) return;
     var gone = !root.querySelector(".seat--me");
+    var frozen = !!root.querySelector("p.freezeout");
     leave.hidden = gone;
     note.hidden = !gone;
     var add = document.querySelector("form.add-chips");
-    if (add) add.hidden = gone;
+    if (add) add.hidden = gone || frozen;
+    var frozenNote = document.querySelector("[data-freezeout-note]");
+    if (frozenNote) frozenNote.hidden = gone || !frozen;
   }
 
   // A full table hides the way to sit and says so; the picture's empty seats bring it back the

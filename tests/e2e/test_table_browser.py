@@ -516,14 +516,19 @@ def test_a_host_starts_a_freezeout_and_calls_it_off(browser: Any, fast_server: s
     for page in (host, guest):
         _wait(page, ".phase-preflop")
         page.wait_for_selector("p.freezeout:has-text('Freeze-out: 2 of 2 players left')")
+    # The guest's page was drawn before the freeze-out: "Add chips" gives way without a reload.
+    guest.wait_for_selector("form.add-chips", state="hidden", timeout=10_000)
+    assert guest.locator("[data-freezeout-note]").is_visible()
     guest.reload()
-    assert guest.locator("form.add-chips").count() == 0
+    assert guest.locator("form.add-chips").is_hidden()
     assert "No chips are added during a freeze-out" in guest.locator("main").inner_text()
     screenshot(guest, "desktop-freezeout")
     host.reload()
     with host.expect_navigation():
         host.click("#host-panel .hostpanel__freezeout button:has-text('Call it off')")
     guest.wait_for_selector("p.freezeout", state="detached", timeout=10_000)
+    guest.wait_for_selector("form.add-chips", state="visible", timeout=10_000)
+    assert guest.locator("[data-freezeout-note]").is_hidden()
     for p in (host, guest):
         p.context.close()
 

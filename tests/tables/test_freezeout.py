@@ -219,6 +219,18 @@ def test_players_out_in_the_same_hand_are_placed_by_the_stacks_they_started_it_w
     places = {row[0]: (row[2], row[3]) for row in table.freezeout["out"]}
     assert places == {users[0].pk: (1, False), users[1].pk: (2, False), users[2].pk: (3, False)}
     assert freezeout.standings(table.freezeout)[1][0] == 2
+    # Their seats went back as the hand settled, yet the finished hand stays on the felt with
+    # them in it: their names and the cards they were beaten with (found by an audit).
+    hand, state = current_state(table)
+    for viewer in (users[0], users[1], None):
+        html = _html(table, viewer)
+        assert 'data-seat="' not in html  # no seat drawn empty while the hand is on the felt
+        for i in (1, 2):
+            row = html[html.index(f'data-user="{users[i].pk}"'):]
+            row = row[:row.find('<li class="seat', 1) if '<li class="seat' in row else row.index('</ol>')]
+            assert users[i].username in row and "out of chips" in row, row
+            for card in state.view_for(None)["players"][i]["cards"]:
+                assert f'data-card="{card}"' in row, (card, row)
 
 
 def test_standing_up_with_chips_is_out_below_the_others_and_the_chips_go_home() -> None:
@@ -274,7 +286,10 @@ def test_the_host_panel_starts_and_calls_off_a_freezeout() -> None:
     table.refresh_from_db()
     assert freezeout.running(table) and table.level_minutes == 10
     friend_page = other.get(f"/tables/{table.id}/").content.decode()
-    assert f'action="/tables/{table.id}/add-chips/"' not in friend_page and "No chips are added during a freeze-out" in friend_page
+    # "Add chips" is drawn hidden (the page's script shows it again when the freeze-out ends) and
+    # the line saying why is shown.
+    assert f'action="/tables/{table.id}/add-chips/" hidden>' in friend_page
+    assert '<p class="muted" data-freezeout-note>No chips are added during a freeze-out' in friend_page
     watcher = Client()
     watcher.force_login(make_user("fo-watcher"))
     Table.objects.filter(pk=table.pk).update(max_seats=4)
@@ -353,6 +368,13 @@ def test_a_player_out_is_told_their_place(monkeypatch: Any, django_capture_on_co
             break
     out = {row[0]: row[2] for row in table.freezeout["out"] if row[2] != 1}
     assert out and dict(told) == out
+    # While the freeze-out goes on, the felt keeps telling a player who is out their place (found
+    # by an audit: the note went away, and a reload said only "Sit down again"); not the others.
+    if freezeout.running(table):
+        loser = next(u for u in users if u.pk in out)
+        assert f"you are out: place {out[loser.pk]} of 3" in _html(table, loser)
+        holder = next(u for u in users if u.pk not in out)
+        assert "you are out" not in _html(table, holder) and "you are out" not in _html(table, None)
 
 
 @pytest.mark.django_db(transaction=True)

@@ -9,15 +9,16 @@ from typing import Any
 
 import pytest
 from django.db.models import F
+from django.template.loader import render_to_string
 from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
-from tables import freezeout, hosting, services
+from tables import freezeout, hosting, selectors, services
 from tables.models import Seat, Table
 from tables.services import TableError
 from tests.tables.helpers import current_state, make_user, user_for_index
-from tests.tables.test_freezeout import _chips, _html, _kitchen, _next_deal
+from tests.tables.test_freezeout import _chips, _html, _kitchen, _next_deal, _shove_to_the_end
 
 pytestmark = pytest.mark.django_db
 
@@ -133,6 +134,14 @@ def test_late_entry_lets_newcomers_in_and_players_out_back_in_until_its_last_lev
         services.table_take_seat(table_id=table.id, user=latecomer, buy_in=500)
     assert "late entry" not in _html(table, users[1])
     assert _chips(everyone, table) == chips
+    # Played to its end: the results count the re-entry (found by an audit: "4 players" and
+    # nothing about five buy-ins).
+    assert _next_deal(table)
+    _shove_to_the_end(table, lambda: _chips(everyone, table) == chips)
+    result = selectors.freezeout_results(table=table)[0]
+    assert (result["entrants"], result["reentries"]) == (4, 1)
+    html = render_to_string("tables/_freezeouts.html", {"freezeouts": [result]})
+    assert "4 players · 1 re-entry" in html
 
 
 def test_the_host_panel_opens_late_entry_and_the_page_offers_a_seat(client: Any) -> None:

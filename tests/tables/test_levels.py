@@ -50,7 +50,7 @@ def test_the_next_level_is_dealt_after_its_time_and_a_hand_keeps_its_own_blinds(
     hand, _state = current_state(table)
     assert _blinds_posted(hand) == [5, 10]
     html = _html(table, friend)
-    assert 'class="muted levels"' in html and "Level 1" in html and "next: blinds 8/15 in" in html
+    assert 'class="muted levels"' in html and "Level 1 · blinds 5/10 · <span" in html and "next: blinds 8/15 in" in html
     assert f'data-level-ends="{int(table.level_ends_at.timestamp())}"' in html
     # Time is up during the hand: this hand keeps 5/10; the next is dealt at 8/15.
     ends = _time_up(table)
@@ -62,7 +62,7 @@ def test_the_next_level_is_dealt_after_its_time_and_a_hand_keeps_its_own_blinds(
     table.refresh_from_db()
     assert (table.small_blind, table.big_blind, table.level) == (8, 15, 2)
     assert table.level_ends_at == ends + dt.timedelta(minutes=10)  # the clock keeps its rhythm
-    assert "Level 2" in _html(table, host) and "next: blinds 10/20" in _html(table, host)
+    assert "Level 2 · blinds 8/15" in _html(table, host) and "next: blinds 10/20" in _html(table, host)
 
 
 def test_a_table_left_idle_goes_up_as_many_levels_as_the_clock_ran() -> None:
