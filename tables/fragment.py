@@ -80,6 +80,7 @@ _PAID_OUT = gettext_noop("paid out")
 _SHARED_CARD = gettext_noop("Shared card")
 _NO_LOW = gettext_noop("no low: the high hand takes it all")
 _KEEP_PLAYING = gettext_noop("Keep playing")
+_LEAVING = gettext_noop("You leave the table when this hand ends.")
 _RABBIT = gettext_noop("Hunt the rabbit")
 _RABBIT_TITLE = gettext_noop("See the cards that would have come: everyone at the table sees them, and they change nothing")
 _RABBIT_NOTE = gettext_noop("Rabbit hunt: the faded cards are what would have come next. They change nothing.")
@@ -485,7 +486,9 @@ def _panel(get: Any, phase: Any, arranging: Any) -> str:
         out.append(f'<button type="button" class="act act--quiet act--run-twice" data-action="run_twice_{"off" if twice else "on"}"'
                    f' aria-pressed="{"true" if twice else "false"}" title="{_t(_RUN_TWICE_TITLE)}">{_t(_RUN_TWICE)}</button>')
     out.append('\n      <span class="panel__spacer"></span>\n      ')
-    if get("on_break"):
+    if get("leaving"):
+        out.append(f'\n        <span class="muted panel__leaving">{_t(_LEAVING)}</span>\n      ')
+    elif get("on_break"):
         back = _t(_KEEP_PLAYING) if get("break_pending") and not get("timed_out") else _t("I'm back")
         out.append(f'\n        <button type="button" class="act act--back" data-action="im_back">{back}</button>\n      ')
     else:

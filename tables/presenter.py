@@ -208,6 +208,7 @@ class SeatRow:
     small_blind: bool = False
     big_blind: bool = False
     sitting_out: bool = False
+    leaving: bool = False  # stands up when the hand being played ends
     waiting: bool = False  # seated but not dealt into the hand being played
     wait_bb: bool = False  # joined a running blind game: dealt in when the big blind comes round
     post_bb: bool = False  # ... or posts a big blind to come in sooner
@@ -252,7 +253,7 @@ def present(*, view: dict[str, Any] | None, seats: list[dict[str, Any]], players
     won = _won_cards(view.get("result") if view is not None else None)
     for s in seats:
         row = SeatRow(no=s["no"], name=s["name"], empty=s["empty"], me=s["me"], stack=s["stack"], sitting_out=s["sitting_out"],
-                      wait_bb=bool(s.get("wait_bb")), post_bb=bool(s.get("post_bb")),
+                      wait_bb=bool(s.get("wait_bb")), post_bb=bool(s.get("post_bb")), leaving=bool(s.get("leaving")),
                       user_id=None if s["empty"] else s.get("user_id"), banked=bool(s.get("banked")))
         i = engine_of_seat.get(s["no"]) if not s["empty"] else None
         if view is not None and i is not None and s["user_id"] == players[i][1]:  # type: ignore[index]

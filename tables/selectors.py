@@ -333,7 +333,7 @@ def table_context(*, table_id: int, user: Any, version_hint: int | None = None,
             "me": bool(s and my_seat and s.pk == my_seat.pk), "stack": _seat_stack(table, s),
             "sitting_out": bool(s and (s.sitting_out or s.break_next)), "user_id": s.user_id if s else None,
             "wait_bb": bool(s and s.wait_bb), "post_bb": bool(s and s.wait_bb and s.post_bb),
-            "banked": n in banked,
+            "banked": n in banked, "leaving": bool(s and s.leaving),
         })
     if view is not None and view["phase"] == "over" and hand is not None:
         _keep_the_gone(seat_dicts, hand, view)
@@ -358,7 +358,10 @@ def table_context(*, table_id: int, user: Any, version_hint: int | None = None,
                           and state is not None and any(a.seat == me and a.timeout for a in state.log)),
         # Before their turn, a player still in the betting may pick what to do when it comes
         # ("Check/fold", "Check"): the page's script sends it then (static/js/table.js).
-        "pre_actions": _pre_actions(view, me),
+        "pre_actions": _pre_actions(view, me) if not (my_seat and my_seat.leaving) else None,
+        # Asked to leave while dealt in: gone when the hand ends; the panel says so instead of
+        # offering a break or "Keep playing" (found by an audit: that button kept nobody).
+        "leaving": bool(my_seat and my_seat.leaving),
         # After the hand, a player whose cards nobody saw may show them (tables.services._show_cards).
         "can_show": bool(me is not None and hand is not None and hand.ended is not None
                          and me not in _shown(hand, state) and (hand.deadline is not None or table.game == "BB")),

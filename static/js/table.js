@@ -23,14 +23,19 @@
     return url;
   }
 
-  var reconnectTimer = null, probeTimer = null;
+  var reconnectTimer = null, probeTimer = null, heardAt = Date.now();
   function connect() {
     clearTimeout(reconnectTimer);
     var mine = socket = new WebSocket(wsUrl());
-    socket.onopen = function () { retry = 500; app.classList.remove("offline"); };
+    // Open is not enough: the table's picture comes first on every new socket, and "Reconnecting…"
+    // stays until it does (a socket that opens and carries nothing is tried again).
+    socket.onopen = function () { retry = 500; expectAnswer(); };
     socket.onmessage = function (ev) {
       if (mine !== socket) return;  // a socket given up on (see wakeUp)
       clearTimeout(probeTimer);
+      heardAt = Date.now();
+      answered();
+      app.classList.remove("offline");  // a socket that carries messages is a live one
       var msg;
       try { msg = JSON.parse(ev.data); } catch (e) { return; }
       if (msg.type === "state") {
@@ -64,6 +69,15 @@
     }
     if (socket.readyState !== 1) return;  // still connecting
     try { socket.send(JSON.stringify({ action: "snapshot" })); } catch (e) { /* the timer below decides */ }
+    expectAnswer();
+  }
+
+  // A socket that looks open but carries nothing (a phone between cell towers; found by an
+  // audit: a tap into one was lost without a word and the clock folded the player): whatever
+  // is sent must be answered within a few seconds (every action, a refusal too, brings a
+  // message), or the page says it is reconnecting and opens a new socket, which brings the
+  // table as it is now.
+  function expectAnswer() {
     clearTimeout(probeTimer);
     probeTimer = setTimeout(function () {
       var dead = socket;
@@ -75,6 +89,8 @@
   }
   document.addEventListener("visibilitychange", wakeUp);
   window.addEventListener("online", wakeUp);
+  // The browser knows it lost the network: say so at once, not when the socket gives up.
+  window.addEventListener("offline", function () { app.classList.add("offline"); });
   window.addEventListener("pageshow", function (ev) { if (ev.persisted) wakeUp(); });
 
   function applyState(msg) {
@@ -445,7 +461,25 @@
     if (!socket || socket.readyState !== 1) { showToast(app.getAttribute("data-offline-text") || "Reconnecting…"); return false; }
     obj.version = version;
     socket.send(JSON.stringify(obj));
+    expectAnswer();
     return true;
+  }
+
+  // A button sent stays quiet until the table answers (found by an audit: a double tap on a
+  // phone sent the action twice, and the second was refused with "The table has moved on",
+  // which read as if the first had failed). A few seconds at most, whatever happens.
+  var sending = 0;
+  function sendOnce(obj) {
+    if (sending && Date.now() - sending < 3000) return false;
+    if (!send(obj)) return false;
+    sending = Date.now();
+    app.classList.add("sending");
+    return true;
+  }
+  function answered() {
+    if (!sending) return;
+    sending = 0;
+    app.classList.remove("sending");
   }
 
   function showToast(text, chat) {
@@ -466,9 +500,18 @@
     return decimalComma ? text.replace(".", ",") : text;
   }
 
+  var probedFor = null;
   function tick() {
     var clocks = root.querySelectorAll("[data-clock]");
     var left = deadline ? Math.max(0, (deadline - Date.now()) / 1000) : null;
+    // A clock run out some seconds ago and not a word from the table since: the table has moved
+    // on (the timeout was applied) and this socket did not carry it. Ask, once per clock.
+    if (deadline && probedFor !== deadline && Date.now() - deadline > 5000 && Date.now() - heardAt > 5000
+        && socket && socket.readyState === 1 && !document.hidden) {
+      probedFor = deadline;
+      try { socket.send(JSON.stringify({ action: "snapshot" })); } catch (e) { /* the timer decides */ }
+      expectAnswer();
+    }
     for (var i = 0; i < clocks.length; i++) {
       clocks[i].textContent = left === null ? "" : seconds.replace("{n}", left >= 10 ? Math.ceil(left) : tenths(left));
       clocks[i].classList.toggle("urgent", left !== null && left < 6);
@@ -574,7 +617,7 @@
     var btn = ev.target.closest("[data-action]");
     if (btn && !btn.disabled) {
       ev.preventDefault();
-      send({ action: btn.getAttribute("data-action") });
+      sendOnce({ action: btn.getAttribute("data-action") });
       return;
     }
     var group = ev.target.closest("[data-swap-group]");
@@ -601,7 +644,7 @@
       var picked = root.querySelectorAll('[data-discard][aria-pressed="true"]');
       var cards = [];
       for (var i = 0; i < picked.length; i++) cards.push(picked[i].getAttribute("data-discard"));
-      send({ action: "draw", cards: cards });
+      sendOnce({ action: "draw", cards: cards });
       return;
     }
     // A quick size ("½ pot", "Pot", ...) only fills in the amount: the Bet/Raise button sends it.
@@ -614,9 +657,17 @@
     var go = ev.target.closest("[data-sized-go]");
     if (go) {
       ev.preventDefault();
-      var box = go.closest("[data-sized]");
-      var amount = parseInt(box.querySelector("[data-size-input]").value, 10);
-      send({ action: box.getAttribute("data-sized"), amount: amount });
+      var box = go.closest("[data-sized]"), input = box.querySelector("[data-size-input]");
+      // Only a whole number of chips in range is sent (found by an audit: an empty box sent no
+      // amount, which the table took as the smallest raise, and "12.5" went as 12).
+      var typed = String(input.value).trim(), low = parseInt(input.min, 10), high = parseInt(input.max, 10);
+      var amount = /^[0-9]+$/.test(typed) ? parseInt(typed, 10) : NaN;
+      if (isNaN(amount) || amount < low || amount > high) {
+        showToast((app.getAttribute("data-amount-text") || "{min}-{max}").replace("{min}", chips(low)).replace("{max}", chips(high)));
+        input.focus();
+        return;
+      }
+      sendOnce({ action: box.getAttribute("data-sized"), amount: amount });
     }
   });
 

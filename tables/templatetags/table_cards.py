@@ -186,6 +186,8 @@ def _status(s: Any, phase: str) -> str:
         return _t("ready")
     if s.act and phase != "over" and not (s.act == "bet" and s.bet):  # "bet 105" says it already
         return f'<span class="seat__act">{_t(s.act)}</span>'
+    if s.leaving and s.in_hand and phase not in ("", "over"):
+        return _t("leaves after this hand")
     if s.sitting_out:
         # Still playing the hand: the break starts after it (found by an audit: "on a break"
         # beside a seat that was betting).

@@ -592,3 +592,79 @@ def test_a_host_allows_rabbit_hunting_and_a_player_hunts_the_rabbit(browser: Any
     screenshot(other, "phone-rabbit-hunt")
     for p in (host, guest):
         p.context.close()
+
+
+def test_a_flaky_phone_junk_amounts_double_taps_and_a_silent_socket(browser: Any, fast_server: str, screenshot: Any) -> None:
+    """Found by an audit of the table under disruption: an empty bet box sent a raise nobody
+    sized, a double tap answered the player with "The table has moved on", a phone that lost the
+    network showed no sign, and a socket that went silent swallowed a tap until the clock folded
+    the player. Each, as a player meets it."""
+    pages = _seated_at_a_paused_private_table(browser, fast_server, ("fia", "gus"), PHONE, game="NT")
+    host = pages[0]
+    with host.expect_navigation():
+        host.click("#host-panel button:has-text('Resume')")
+    for page in pages:
+        _wait(page, ".phase-preflop")
+    deadline = time.monotonic() + 20
+    while not any(p.locator("[data-sized-go]").count() for p in pages):
+        assert time.monotonic() < deadline, "nobody's turn came"
+        time.sleep(0.2)
+    actor = next(p for p in pages if p.locator("[data-sized-go]").count())
+    other = pages[1] if actor is pages[0] else pages[0]
+    version = actor.locator("#table-root").get_attribute("data-version")
+    box = actor.locator("[data-size-input]")
+    for junk in ("", "12.5", "-5", str(int(box.get_attribute("max") or 0) + 1)):
+        box.fill(junk)
+        actor.click("[data-sized-go]")
+        toast = actor.locator("#table-toast")
+        toast.wait_for(state="visible", timeout=5_000)
+        assert "whole number of chips" in toast.inner_text(), (junk, toast.inner_text())
+        time.sleep(0.6)
+        assert actor.locator("#table-root").get_attribute("data-version") == version, junk  # nothing was sent
+        actor.evaluate("document.getElementById('table-toast').hidden = true")
+    # A double tap on "Call" sends one call and no refusal.
+    actor.dblclick(".act--call")
+    actor.wait_for_function("v => document.querySelector('#table-root').dataset.version !== v", arg=version, timeout=10_000)
+    time.sleep(1.0)
+    toast = actor.locator("#table-toast")
+    assert toast.is_hidden() or "moved on" not in toast.inner_text()
+    # The network goes: the page says so at once, and catches up when it is back.
+    other.context.set_offline(True)
+    other.wait_for_selector(".table-app.offline", timeout=5_000)
+    assert other.evaluate("getComputedStyle(document.getElementById('table-app'), '::before').content").strip('"') == "Reconnecting…"
+    screenshot(other, "phone-offline")
+    other.context.set_offline(False)
+    other.wait_for_selector(".table-app:not(.offline)", timeout=15_000)
+    # A socket that looks open and carries nothing from the server (no offline event): a tap into
+    # it goes unanswered, and within seconds the page says it is reconnecting and brings a new one.
+    silent = {"on": False}
+
+    def route(ws: Any) -> None:
+        server = ws.connect_to_server()
+        server.on_message(lambda m: None if silent["on"] else ws.send(m))
+        ws.on_message(lambda m: server.send(m))
+
+    for page in pages:
+        page.route_web_socket(re.compile(r".*/ws/tables/.*"), route)
+        page.reload()
+        page.wait_for_selector("#table-root .seat", timeout=15_000)
+    deadline = time.monotonic() + 30
+    while not any(p.locator(".panel .act--call, .panel .act--check").count() for p in pages):
+        assert time.monotonic() < deadline, "nobody's turn came after the reload"
+        time.sleep(0.2)
+    actor = next(p for p in pages if p.locator(".panel .act--call, .panel .act--check").count())
+    actor.evaluate("""() => { const app = document.getElementById('table-app'); window.wasOffline = false;
+        new MutationObserver(() => { if (app.classList.contains('offline')) window.wasOffline = true; })
+            .observe(app, {attributes: true}); }""")
+    silent["on"] = True
+    actor.locator(".panel .act--call, .panel .act--check").first.click()
+    actor.wait_for_function("() => window.wasOffline", timeout=10_000)
+    assert actor.locator(".table-app.offline").count() == 1  # said for as long as nothing comes
+    silent["on"] = False
+    actor.wait_for_selector(".table-app:not(.offline)", timeout=15_000)
+    # The new socket brought the table as it is: the same version as the other player's.
+    actor.wait_for_function(
+        "v => document.querySelector('#table-root').dataset.version === v",
+        arg=other.locator("#table-root").get_attribute("data-version"), timeout=15_000)
+    for p in pages:
+        p.context.close()

@@ -13,6 +13,13 @@ from tests.tables.helpers import current_state, play_passively, seated_table, us
 pytestmark = pytest.mark.django_db
 
 
+def _html(table, viewer) -> str:
+    from tables import selectors
+    from tables.fragment import render_table
+
+    return str(render_table(selectors.table_context(table_id=table.id, user=viewer)))
+
+
 def _act(table, hand, idx: int, kind: str) -> None:
     table.refresh_from_db()
     services.table_act(table_id=table.id, user=user_for_index(hand, idx), message={"action": kind, "version": table.version})
@@ -28,6 +35,13 @@ def test_a_leavers_turn_is_folded_at_once_when_it_comes() -> None:
     hand, state = current_state(table)
     assert hand.leavers == [leaver] and not state.folded[leaver]  # not their turn yet
     assert Seat.objects.get(table=table, user=leaver_user).leaving
+    # The leaver's panel says they go when the hand ends, with no "Keep playing" (it kept nobody,
+    # found by an audit) and no "Check/fold" to pick; the others read it on the seat.
+    own = _html(table, leaver_user)
+    assert "You leave the table when this hand ends." in own
+    assert 'data-action="im_back"' not in own and "data-pre=" not in own and 'data-action="sit_out"' not in own
+    other = _html(table, user_for_index(hand, first))
+    assert "leaves after this hand" in other and "break after this hand" not in other
     _act(table, hand, first, "call")
     second = current_state(table)[1].actors()[0]
     if second != leaver:
