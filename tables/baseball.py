@@ -84,7 +84,7 @@ def balance_of(*, table: Table, user_id: int) -> str:
 def ready_seats(table: Table, seats: Iterable[Seat]) -> list[Seat]:
     """Who is dealt into the next hand: everyone seated and not on a break (no stack needed),
     nobody once the session's eight pots are played."""
-    if session_over(table):
+    if session_over(table) or table.bb_waiting:
         return []
     return [s for s in seats if not s.sitting_out and not s.leaving]
 
@@ -156,11 +156,24 @@ def may_start_session(table: Table, user: Any) -> bool:
 
 def start_new_session(table: Table, user: Any) -> None:
     """The next session: the pot count starts again, the first dealer is drawn again, and a
-    hand is dealt soon. Only once the session is over. The caller bumps the version."""
-    from tables.services import TableError, _deal_soon
+    hand is dealt soon. Only once the session is over, or at a new table waiting for its first
+    (``Table.bb_waiting``) once two players are seated. The caller bumps the version."""
+    from tables.services import TableError, _current_hand, _deal_soon, _start_hand_if_ready
 
     if not is_baseball(table):
         raise TableError(_("Only a Baseball table plays sessions."))
+    if table.bb_waiting:  # the table's first session
+        if not may_start_session(table, user):
+            raise TableError(_("Only a player at this table or a host can start a new session."))
+        if Seat.objects.filter(table=table, sitting_out=False, leaving=False).count() < 2:
+            raise TableError(_("A session needs two players seated to start."))
+        table.bb_waiting = False
+        table.save(update_fields=["bb_waiting"])
+        # Everyone is here, a player says: the first pot is dealt at once (a paused table deals
+        # when it resumes).
+        if table.status == Table.Status.OPEN and _current_hand(table) is None:
+            _start_hand_if_ready(table)
+        return
     if not session_over(table):
         raise TableError(_("The session is still being played: %(done)s of %(all)s pots.")
                          % {"done": table.bb_pots_done, "all": SESSION_POTS})
@@ -303,7 +316,9 @@ def table_extra_context(*, table: Table, user: Any) -> dict[str, Any]:
             "pot_no": min(table.bb_pots_done + 1, SESSION_POTS),
             "over": over,
             "standings": standings(table=table, session_no=table.bb_session_no) if over else [],
-            "may_restart": over and may_start_session(table, user),
+            "may_restart": (over or table.bb_waiting) and may_start_session(table, user),
+            # A new table before its first session: who is seated so far, and the start button.
+            "waiting": table.bb_waiting,
             "viewer_id": getattr(user, "pk", None),
             # The live table's button goes through the player's websocket (a seat's action); a
             # host who is not seated starts the session from the standings page's form.

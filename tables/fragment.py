@@ -378,6 +378,8 @@ def _render_table(context: Any) -> SafeString:
             out.append(f'\n    <p class="waiting muted">{_t(_PAUSED)}</p>{_bomb_next(table)}{_levels(table, get("fo_place"))}\n    ')
         elif _get(table, "next_hand_at"):
             out.append(f'\n    <p class="waiting">{_t("The first hand is dealt in")} {_CLOCK}</p>\n    \n    ')
+        elif _get(bb, "waiting"):  # a new Baseball table: its first session starts on a player's word
+            out.append(_baseball(context))
         else:
             out.append(f'\n    <p class="waiting muted">'
                        f'{_t("Waiting for players. A hand starts when two players are seated and not on a break.")}'

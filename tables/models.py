@@ -97,6 +97,9 @@ class Table(models.Model):
     # Baseball (tables.baseball): the session being played and its completed pots (8 end it).
     bb_session_no = models.PositiveIntegerField(default=1)
     bb_pots_done = models.PositiveSmallIntegerField(default=0)
+    # A new Baseball table deals nothing until a player starts its first session, so everyone who
+    # came for it plays its eight pots (found by an audit: pot 1 was dealt to the first two seated).
+    bb_waiting = models.BooleanField(default=False)
     # When the first hand (or the first after a lull) will be dealt: a short wait lets the
     # others sit down before the first two are dealt in heads-up.
     next_hand_at = models.DateTimeField(null=True, blank=True, db_index=True)

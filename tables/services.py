@@ -206,6 +206,7 @@ def table_create(
         run_twice=bool(run_twice and not is_public),  # so do they run once
         seven_deuce_bb=0 if is_public else seven_deuce_bb,  # and pay no bounties
         rabbit_hunt=bool(rabbit_hunt and not is_public),  # nor hunt rabbits
+        bb_waiting=game == baseball.GAME,  # its first session starts when a player says so
     )
     transaction.on_commit(_lobby_changed)
     return table

@@ -28,6 +28,10 @@ def seated_table(n: int = 3, buy_in: int = 1000, **kwargs: Any) -> tuple[Table, 
     for u in users:
         services.table_take_seat(table_id=table.id, user=u, buy_in=buy_in)
     services.table_resume(table_id=table.id)
+    if table.game == "BB":  # a Baseball table deals once a player starts its first session
+        from tables.baseball import table_new_session
+
+        table_new_session(table_id=table.id, user=users[0])
     table.refresh_from_db()
     return table, users
 

@@ -37,6 +37,7 @@ def _bb_table(n: int = 3, seats: int | None = None, **kwargs: Any) -> tuple[Tabl
     for u in users:
         services.table_take_seat(table_id=table.id, user=u, buy_in=0)
     services.table_resume(table_id=table.id)
+    baseball.table_new_session(table_id=table.id, user=users[0])  # the first session starts
     table.refresh_from_db()
     return table, users
 
@@ -312,6 +313,7 @@ def test_a_club_baseball_session_records_units_and_ends_after_eight_pots(monkeyp
     for u in people:
         services.table_take_seat(table_id=table.id, user=u, buy_in=0)
     services.table_resume(table_id=table.id)
+    baseball.table_new_session(table_id=table.id, user=p.host)
     table.refresh_from_db()
     _play_session(table)
     session.refresh_from_db()
@@ -523,3 +525,31 @@ def test_the_table_names_hands_with_what_the_wild_cards_stand_for(client: Any, m
     assert "Five of a kind, kings" in page and "Pair of queens" in page and "showing:" not in page
     client.cookies["lang"] = "ru"
     assert "Пять королей" in client.get(f"/tables/{table.id}/").content.decode()
+
+
+def test_a_new_table_waits_for_a_player_to_start_its_first_session(client: Any) -> None:
+    """Found by an audit: the first pot was dealt four seconds after the second player sat, to
+    those two only, and counted in a standings table ranking all four over eight pots."""
+    table = services.table_create(creator=None, name="Sandlot", small_blind=5, big_blind=10, game="BB",
+                                  max_seats=4, is_public=True)
+    first, second, outsider = (make_user(f"sandlot{i}") for i in range(3))
+    services.table_take_seat(table_id=table.id, user=first, buy_in=0)
+    with pytest.raises(services.TableError, match="two players"):
+        baseball.table_new_session(table_id=table.id, user=first)
+    services.table_take_seat(table_id=table.id, user=second, buy_in=0)
+    table.refresh_from_db()
+    services.table_expire(table_id=table.id, now=timezone.now() + dt.timedelta(minutes=5))  # any deal timer
+    assert not Hand.objects.filter(table=table).exists() and table.bb_waiting
+    client.force_login(first)
+    page = client.get(f"/tables/{table.id}/").content.decode()
+    assert "The session starts when you are all here" in page and 'data-action="new_session"' in page
+    assert "Start the session" in page and "Session over" not in page
+    with pytest.raises(services.TableError):
+        baseball.table_new_session(table_id=table.id, user=outsider)
+    # A player starts it (the live table's button is a seat's action): the first pot is dealt at once.
+    services.table_act(table_id=table.id, user=second, message={"action": "new_session", "version": table.version})
+    table.refresh_from_db()
+    hand, _state = current_state(table)
+    assert not table.bb_waiting and len(hand.players) == 2 and table.bb_session_no == 1
+    page = client.get(f"/tables/{table.id}/").content.decode()
+    assert "Start the session" not in page and "pot 1 of 8" in page
