@@ -381,7 +381,7 @@
       buy.setAttribute("data-big-blind", String(bb));
       buy.min = String(low); buy.max = String(high);
       buy.value = String(Math.max(low, Math.min(high, want)));
-      set("[data-buy-in-range]", low + "\u2013" + high);
+      set("[data-buy-in-range]", chips(low) + "\u2013" + chips(high));
     }
   }
 

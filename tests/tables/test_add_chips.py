@@ -162,3 +162,17 @@ def test_the_box_offers_what_fits_and_is_off_at_the_tables_most(client: Client) 
     html = selectors.table_snapshot(table_id=table.id, user=users[1])["html"]
     assert re.findall(r'data-stack="(\d+)"', html) == [str(high)]
     assert 'data-stack' not in selectors.table_snapshot(table_id=table.id, user=None)["html"]
+
+
+def test_the_buy_in_range_is_written_as_the_page_writes_amounts(client) -> None:
+    """Found by an audit: "Buy-in (50–1500)" beside amounts written "1,000" everywhere else."""
+    import re
+
+    from tables import services
+    from tests.tables.helpers import make_user
+
+    table = services.table_create(creator=None, name="Range", small_blind=5, big_blind=10, max_seats=3, is_public=True)
+    client.force_login(make_user("range-reader"))
+    page = client.get(f"/tables/{table.id}/").content.decode()
+    shown = re.search(r"data-buy-in-range>([^<]*)<", page)
+    assert shown is not None and re.fullmatch(r"\d+–\d{1,3}(,\d{3})+", shown.group(1)), shown
