@@ -29,7 +29,7 @@
     var mine = socket = new WebSocket(wsUrl());
     // Open is not enough: the table's picture comes first on every new socket, and "Reconnecting…"
     // stays until it does (a socket that opens and carries nothing is tried again).
-    socket.onopen = function () { retry = 500; expectAnswer(); };
+    socket.onopen = function () { retry = 500; expectAnswer(8000); };
     socket.onmessage = function (ev) {
       if (mine !== socket) return;  // a socket given up on (see wakeUp)
       clearTimeout(probeTimer);
@@ -69,7 +69,7 @@
     }
     if (socket.readyState !== 1) return;  // still connecting
     try { socket.send(JSON.stringify({ action: "snapshot" })); } catch (e) { /* the timer below decides */ }
-    expectAnswer();
+    expectAnswer(4000);
   }
 
   // A socket that looks open but carries nothing (a phone between cell towers; found by an
@@ -77,7 +77,8 @@
   // is sent must be answered within a few seconds (every action, a refusal too, brings a
   // message), or the page says it is reconnecting and opens a new socket, which brings the
   // table as it is now.
-  function expectAnswer() {
+  // (Waits long enough for a busy server: at 500 tables every answer took a second or two.)
+  function expectAnswer(ms) {
     clearTimeout(probeTimer);
     probeTimer = setTimeout(function () {
       var dead = socket;
@@ -85,7 +86,7 @@
       retry = 500;
       connect();
       try { dead.close(); } catch (e) { /* already gone */ }
-    }, 4000);
+    }, ms || 5000);
   }
   document.addEventListener("visibilitychange", wakeUp);
   window.addEventListener("online", wakeUp);
