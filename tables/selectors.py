@@ -335,8 +335,8 @@ def table_context(*, table_id: int, user: Any, version_hint: int | None = None,
             "wait_bb": bool(s and s.wait_bb), "post_bb": bool(s and s.wait_bb and s.post_bb),
             "banked": n in banked, "leaving": bool(s and s.leaving),
         })
-    if view is not None and view["phase"] == "over" and hand is not None:
-        _keep_the_gone(seat_dicts, hand, view)
+    if view is not None and view["phase"] == "over" and hand is not None and hand.deadline is not None:
+        _keep_the_gone(seat_dicts, hand, view)  # the showdown pause only (Baseball's last pot stays longer)
     context = present(view=view, seats=seat_dicts, players=hand.players if hand else None)
     context.update({
         "table": table,
