@@ -335,6 +335,17 @@ def test_a_player_who_closes_the_table_is_marked_away(browser: Any, fast_server:
     host.context.close()
 
 
+def _whose_turn(pages: tuple[Any, ...], selector: str, seconds: float = 20) -> Any:
+    """The page that shows ``selector`` (a button of the player to act) first."""
+    deadline = time.monotonic() + seconds
+    while True:
+        for page in pages:
+            if page.locator(selector).count():
+                return page
+        assert time.monotonic() < deadline, f"nobody's turn came ({selector})"
+        time.sleep(0.2)
+
+
 def _seated_at_a_paused_private_table(browser: Any, base: str, names: tuple[str, ...],
                                      viewport: dict[str, int], game: str = "") -> tuple[Any, ...]:
     """New players: the first opens a private table of as many seats as there are names (of
@@ -411,11 +422,7 @@ def test_a_host_allows_running_it_twice_and_an_all_in_runs_twice(browser: Any, f
         host.click("#host-panel button:has-text('Resume')")
     for page in pages:
         _wait(page, ".phase-preflop")
-    deadline = time.monotonic() + 20
-    while not any(p.locator("[data-sized-go]").count() for p in pages):
-        assert time.monotonic() < deadline, "nobody's turn came"
-        time.sleep(0.2)
-    shover = next(p for p in pages if p.locator("[data-sized-go]").count())
+    shover = _whose_turn(pages, "[data-sized-go]")
     caller = pages[1] if shover is pages[0] else pages[0]
     box = shover.locator("[data-size-input]")
     box.fill(str(box.get_attribute("max")))
@@ -605,11 +612,7 @@ def test_a_flaky_phone_junk_amounts_double_taps_and_a_silent_socket(browser: Any
         host.click("#host-panel button:has-text('Resume')")
     for page in pages:
         _wait(page, ".phase-preflop")
-    deadline = time.monotonic() + 20
-    while not any(p.locator("[data-sized-go]").count() for p in pages):
-        assert time.monotonic() < deadline, "nobody's turn came"
-        time.sleep(0.2)
-    actor = next(p for p in pages if p.locator("[data-sized-go]").count())
+    actor = _whose_turn(pages, "[data-sized-go]")
     other = pages[1] if actor is pages[0] else pages[0]
     version = actor.locator("#table-root").get_attribute("data-version")
     box = actor.locator("[data-size-input]")
@@ -648,11 +651,7 @@ def test_a_flaky_phone_junk_amounts_double_taps_and_a_silent_socket(browser: Any
         page.route_web_socket(re.compile(r".*/ws/tables/.*"), route)
         page.reload()
         page.wait_for_selector("#table-root .seat", timeout=15_000)
-    deadline = time.monotonic() + 30
-    while not any(p.locator(".panel .act--call, .panel .act--check").count() for p in pages):
-        assert time.monotonic() < deadline, "nobody's turn came after the reload"
-        time.sleep(0.2)
-    actor = next(p for p in pages if p.locator(".panel .act--call, .panel .act--check").count())
+    actor = _whose_turn(pages, ".panel .act--call, .panel .act--check", seconds=30)
     actor.evaluate("""() => { const app = document.getElementById('table-app'); window.wasOffline = false;
         new MutationObserver(() => { if (app.classList.contains('offline')) window.wasOffline = true; })
             .observe(app, {attributes: true}); }""")
