@@ -238,7 +238,8 @@ class BoardRow:
     results: list[dict[str, Any]] = field(default_factory=list)
 
 
-def present(*, view: dict[str, Any] | None, seats: list[dict[str, Any]], players: list[list[int]] | None) -> dict[str, Any]:
+def present(*, view: dict[str, Any] | None, seats: list[dict[str, Any]], players: list[list[int]] | None,
+            gone: dict[int, str] | None = None) -> dict[str, Any]:
     """Build the template context for one viewer.
 
     ``seats`` are the table's seats (``no``, ``name``, ``stack``, ``sitting_out``, ``user_id``),
@@ -248,7 +249,9 @@ def present(*, view: dict[str, Any] | None, seats: list[dict[str, Any]], players
     if players:
         for i, (seat_no, _user_id, _start) in enumerate(players):
             engine_of_seat[seat_no] = i
-    names = {}
+    # Players dealt in whose seats are gone since (``gone``: engine index -> name) are still named
+    # in the winners' lines (found by an audit: "? +20" for a player who left and won).
+    names = dict(gone or {})
     rows: list[SeatRow] = []
     won = _won_cards(view.get("result") if view is not None else None)
     for s in seats:

@@ -335,9 +335,10 @@ def table_context(*, table_id: int, user: Any, version_hint: int | None = None,
             "wait_bb": bool(s and s.wait_bb), "post_bb": bool(s and s.wait_bb and s.post_bb),
             "banked": n in banked, "leaving": bool(s and s.leaving),
         })
+    gone: dict[int, str] = {}
     if view is not None and view["phase"] == "over" and hand is not None and hand.deadline is not None:
-        _keep_the_gone(seat_dicts, hand, view)  # the showdown pause only (Baseball's last pot stays longer)
-    context = present(view=view, seats=seat_dicts, players=hand.players if hand else None)
+        gone = _keep_the_gone(seat_dicts, hand, view)  # the showdown pause only (Baseball's last pot stays longer)
+    context = present(view=view, seats=seat_dicts, players=hand.players if hand else None, gone=gone)
     context.update({
         "table": table,
         "my_seat": my_seat,
@@ -751,24 +752,26 @@ def _freezeout_place(table: Any, user: Any) -> int | None:
     return next((int(row[2]) for row in fo.get("out") or () if int(row[0]) == uid), None)
 
 
-def _keep_the_gone(seat_dicts: list[dict[str, Any]], hand: Any, view: dict[str, Any]) -> None:
-    """While a finished hand is on the felt, a player who was dealt in and whose seat is gone
-    since (a freeze-out's bust stands the player up as the hand settles, and a player who asked
-    to leave goes then) is still drawn in that seat, with the cards the table saw and the stack
-    the hand left them: found by an audit, the losers of an all-in vanished with their cards at
-    once, so nobody saw why they were out. The next deal clears them."""
+def _keep_the_gone(seat_dicts: list[dict[str, Any]], hand: Any, view: dict[str, Any]) -> dict[int, str]:
+    """During a finished hand's showdown pause, the players dealt in whose seats are gone since.
+    One whose chips ran out in it (a freeze-out gives the seat back as the hand settles) is still
+    drawn in that seat, with the cards the table saw and "out of chips": found by an audit, the
+    losers of an all-in vanished with their cards at once, so nobody saw why they were out. The
+    next deal clears them. A player who left with chips leaves the seat free at once for whoever
+    wants it, and is still named in the winners' lines. Returns engine index -> name of both."""
     gone = [(i, int(seat_no), int(user_id)) for i, (seat_no, user_id, _start) in enumerate(hand.players)
             if 0 <= int(seat_no) < len(seat_dicts) and seat_dicts[int(seat_no)]["empty"]]
     if not gone:
-        return
+        return {}
     names = _hand_names(hand)
     for i, seat_no, user_id in gone:
         player = view["players"][i] if i < len(view.get("players") or ()) else {}
-        stack = player.get("stack", 0)
-        seat_dicts[seat_no].update({
-            "empty": False, "name": names.get(seat_no, "?"), "me": False, "user_id": user_id,
-            "stack": stack if isinstance(stack, int) else 0, "sitting_out": False,
-        })
+        if player.get("stack") == 0 and type(player.get("stack")) is int:
+            seat_dicts[seat_no].update({
+                "empty": False, "name": names.get(seat_no, "?"), "me": False, "user_id": user_id,
+                "stack": 0, "sitting_out": False,
+            })
+    return {i: names.get(seat_no, "?") for i, seat_no, _user_id in gone}
 
 
 def _hand_names(hand: Any) -> dict[int, str]:

@@ -63,6 +63,10 @@ def test_a_leavers_turn_is_folded_at_once_when_it_comes() -> None:
     ended = play_passively(table)
     assert ended.ended is not None
     assert not Seat.objects.filter(table=table, user=leaver_user).exists()
+    # While the finished hand is on the felt, the seat is free at once for whoever wants it, and
+    # the winners' lines name everyone (an audit saw "? +20" for a player who had left and won).
+    html = _html(table, None)
+    assert f'data-seat="{hand.players[leaver][0]}"' in html and "? +" not in html
 
 
 def test_leaving_on_ones_own_turn_folds_at_once() -> None:
