@@ -151,6 +151,8 @@ _LEVEL_NEXT = gettext_noop("next: %(stakes)s in")
 _LEVEL_NOW = gettext_noop("next: %(stakes)s from the next hand")
 _LEVEL_PAUSED = gettext_noop("next: %(stakes)s in %(left)s once play resumes")
 _LEVEL_LAST = gettext_noop("the last level")
+_LEVEL_ALL = gettext_noop("all levels")
+_LEVEL_UP = gettext_noop("Blinds up: level %(n)s, %(stakes)s")
 
 
 _FREEZEOUT = gettext_noop("Freeze-out: %(left)s of %(n)s players left")
@@ -197,7 +199,8 @@ def _levels(table: Any, place: Any = None) -> str:
         return fo
     # The blinds being played now, then the next level's (found by an audit: the line said only
     # "next: blinds 10/20", and a phone had the header with today's blinds scrolled away).
-    parts = [_bt(_LEVEL, n=level), stakes_text(_get(table, "game"), _get(table, "small_blind"), _get(table, "big_blind"))]
+    now = stakes_text(_get(table, "game"), _get(table, "small_blind"), _get(table, "big_blind"))
+    parts = [_bt(_LEVEL, n=level), escape(now)]
     if level >= LAST_LEVEL:
         parts.append(_t(_LEVEL_LAST))
     else:
@@ -211,7 +214,11 @@ def _levels(table: Any, place: Any = None) -> str:
         else:
             left = int(left or 0)
             parts.append(_bt(_LEVEL_PAUSED, stakes=nxt, left=f"{left // 60}:{left % 60:02d}"))
-    return f'{fo}<p class="muted levels">{" · ".join(parts)}</p>'
+    # The whole ladder on its own page; the page's script says "Blinds up" when the level
+    # rises under a player's eyes (found by an audit: nothing marked the moment).
+    parts.append(f'<a class="levels__all" href="/tables/{int(_get(table, "id"))}/levels/">{_t(_LEVEL_ALL)}</a>')
+    up = _bt(_LEVEL_UP, n=level, stakes=now).replace('"', "&quot;")
+    return f'{fo}<p class="muted levels" data-level="{level}" data-level-up="{up}">{" · ".join(parts)}</p>'
 
 
 def _v(value: Any) -> str:

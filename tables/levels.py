@@ -113,3 +113,31 @@ def rise_if_due(table: Any, now: dt.datetime) -> bool:
     table.level_ends_at += passed * length
     table.small_blind, table.big_blind = blinds_at(table.level, table.level_base_small, table.level_base_big)
     return True
+
+
+def schedule(table: Any) -> list[dict[str, Any]]:
+    """The whole ladder a table's clock climbs, for its "all levels" page: each level's number,
+    blinds, and for the levels still to come when they start. ``starts_at`` is the moment (the
+    clock is running) and ``starts_in_s`` the seconds of play before it (the clock stands while
+    the table is paused, so only the seconds are known then). A level's blinds come with the
+    first hand dealt after that moment. The list stops at the first level that reaches the
+    site's largest blind (the ones after it would repeat it). Empty when the clock is off."""
+    if not table.level:
+        return []
+    length = int(table.level_minutes or 0) * 60
+    ends, left = table.level_ends_at, table.level_left_s
+    rows: list[dict[str, Any]] = []
+    for n in range(1, LAST_LEVEL + 1):
+        small, big = blinds_at(n, table.level_base_small, table.level_base_big)
+        row: dict[str, Any] = {"level": n, "small": small, "big": big, "now": n == table.level,
+                               "past": n < table.level, "starts_at": None, "starts_in_s": None}
+        if n > table.level:
+            ahead = (n - table.level - 1) * length
+            if ends is not None:
+                row["starts_at"] = ends + dt.timedelta(seconds=ahead)
+            elif left is not None:
+                row["starts_in_s"] = int(left) + ahead
+        rows.append(row)
+        if big >= MAX_BLIND:
+            break
+    return rows

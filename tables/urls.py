@@ -38,5 +38,6 @@ urlpatterns = [
     path("tables/<int:table_id>/hands/<int:number>.phh", views_hands.hand_history_phh, name="hand_history_phh"),
     path("tables/<int:table_id>/hands.phhs", views_hands.table_hands_phhs, name="table_hands_phhs"),
     path("tables/<int:table_id>/ledger/", views_hands.table_ledger, name="table_ledger"),
+    path("tables/<int:table_id>/levels/", views_hands.table_levels, name="table_levels"),
     path("tables/<int:table_id>/ledger.csv", views_hands.table_ledger_csv, name="table_ledger_csv"),
 ]

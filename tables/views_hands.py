@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 
 from rules_engine import fairness
 from tables import selectors
-from tables.models import Hand
+from tables.models import Hand, Table
 
 MAX_HANDS_IN_FILE = 1000
 
@@ -151,6 +151,36 @@ def table_ledger_csv(request: HttpRequest, table_id: int) -> HttpResponse:
     if ledger["rake"]:
         rows.append([_("Rake"), ledger["rake"], None, None, None])
     return csv_response(filename(_("Ledger"), table.name, timezone.localdate().isoformat()), header, rows)
+
+
+def table_levels(request: HttpRequest, table_id: int) -> HttpResponse:
+    """Blinds on a clock: every level of the table's ladder, its blinds and when it starts, for
+    whoever may watch the table (a freeze-out's players plan their night by it, as a
+    tournament's structure sheet)."""
+    from django.shortcuts import get_object_or_404
+    from django.utils import timezone
+
+    from tables import freezeout, levels
+    from tables.stakes import stakes_text
+
+    if not _watcher(request, table_id):
+        raise Http404
+    table = get_object_or_404(Table, id=table_id)
+    now = timezone.now()
+    rows = levels.schedule(table)
+    for row in rows:
+        row["stakes"] = stakes_text(table.game, row["small"], row["big"])
+        if row["starts_at"] is not None:
+            row["minutes"] = max(0, int((row["starts_at"] - now).total_seconds() + 59) // 60)
+        elif row["starts_in_s"] is not None:
+            row["minutes"] = (row["starts_in_s"] + 59) // 60
+    fo = getattr(table, "freezeout", None) or {}
+    context = {
+        "table": table, "game_label": selectors.game_name(table.game), "rows": rows,
+        "minutes": table.level_minutes, "paused": bool(rows) and table.level_ends_at is None,
+        "late": int(fo.get("late") or 0) if freezeout.running(table) else 0,
+    }
+    return render(request, "tables/levels.html", context)
 
 
 HANDS_PER_PAGE = 50

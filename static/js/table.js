@@ -102,6 +102,7 @@
     for (i = 0; i < extras.length; i++) before[extras[i].getAttribute("data-card")] = true;
     var oldFelt = root.querySelector(".felt"), tallBefore = oldFelt ? oldFelt.offsetHeight : 0;
     var seatsBefore = seatWords(), winsBefore = winWords(), boardsBefore = boardWords();
+    var levelBefore = levelInPlay();
     // A card or a four picked to swap stays picked through another player's move (every swap
     // or "Done" at the table draws the table again; found by an audit: the pick vanished and
     // the next tap did something else).
@@ -131,7 +132,7 @@
       if (newFelt && newFelt.offsetHeight > tallBefore + 4) bringTheTableIntoView();
     }
     if (msg.deadline !== warnedFor) warned = false;  // a new clock: warn again near its end
-    announce(seatsBefore, winsBefore, boardsBefore, msg.my_turn && !myTurn && !acted, msg);
+    announce(seatsBefore, winsBefore, boardsBefore, msg.my_turn && !myTurn && !acted, msg, blindsUp(levelBefore));
     myTurn = !!msg.my_turn;
     markTheTab();
     followTerms();
@@ -180,9 +181,9 @@
   // The hand's latest act by another player ("Carol: call", msg.last), numbered by the acts so far
   // (msg.last_n): said when the seats no longer show it (the act ended a round, which clears them).
   var lastActN = null;
-  function announce(seatsBefore, winsBefore, boardsBefore, turnCame, msg) {
+  function announce(seatsBefore, winsBefore, boardsBefore, turnCame, msg, news) {
     if (!announcer) return;
-    var lines = [], now = seatWords(), wins = winWords(), boards = boardWords();
+    var lines = news ? [news] : [], now = seatWords(), wins = winWords(), boards = boardWords();
     for (var user in now) if (now[user] !== seatsBefore[user]) lines.push(now[user]);
     var last = msg && msg.last, firstPicture = lastActN === null;
     if (last && msg.last_n !== lastActN && !firstPicture) {
@@ -483,10 +484,26 @@
     app.classList.remove("sending");
   }
 
-  function showToast(text, chat) {
+  // Blinds on a clock: when the level rises under the player's eyes, say so once ("Blinds up:
+  // level 3, blinds 15/30"), in a toast and to a screen reader (the line under the pot changes
+  // quietly otherwise). Not on the first picture, nor when the clock was just started.
+  function levelInPlay() {
+    var line = root.querySelector(".levels[data-level]");
+    return line ? parseInt(line.getAttribute("data-level"), 10) || 0 : 0;
+  }
+  function blindsUp(before) {
+    var line = root.querySelector(".levels[data-level]");
+    if (!line || !before || levelInPlay() <= before) return "";
+    var words = line.getAttribute("data-level-up") || "";
+    if (words) showToast(words, false, true);
+    return words;
+  }
+
+  function showToast(text, chat, news) {
     if (!toast) return;
     toast.textContent = text;
     toast.classList.toggle("toast--chat", !!chat);
+    toast.classList.toggle("toast--news", !!news);
     toast.hidden = false;
     clearTimeout(showToast.timer);
     showToast.timer = setTimeout(function () { toast.hidden = true; }, 4000);

@@ -5,6 +5,7 @@ down cards) and draw (pick discards, then draw). Two players each, playing to th
 from __future__ import annotations
 
 import contextlib
+import datetime as dt
 import re
 import time
 import uuid
@@ -22,9 +23,13 @@ pytestmark = pytest.mark.browser
 CARD_RE = re.compile(r"^[2-9TJQKA][cdhs]$")
 
 
+_SERVER_DB: list[Path] = []
+
+
 @pytest.fixture(scope="module")
 def classic_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     workdir: Path = tmp_path_factory.mktemp("classic-server")
+    _SERVER_DB[:] = [workdir / "e2e.sqlite3"]  # a test moves a table's level clock on by hand
     with daphne_server(
         workdir, TABLE_DECISION_SECONDS="15", TABLE_SHOWDOWN_SECONDS="30", TABLE_DEAL_SECONDS="0.5"
     ) as url:
@@ -711,6 +716,43 @@ def test_a_host_changes_the_stakes_and_the_other_page_follows(browser: Any, clas
         "() => [...document.querySelectorAll('.seat__bet')].some(e => e.textContent.replace(/\\D/g, '') === '50')",
         timeout=60_000)
     screenshot(friend, "new-stakes-phone")
+    for page in (host, friend):
+        page.context.close()
+
+
+def test_blinds_up_is_said_when_the_level_rises_and_the_whole_ladder_is_a_tap_away(
+        browser: Any, classic_server: str, screenshot: Any) -> None:
+    """A host starts the blinds' clock mid-hand; its five minutes are moved on in the server's
+    database, and the next hand is dealt at level 2: the friend's page says "Blinds up" (a toast,
+    and the screen reader's live region) without a reload, and "all levels" opens the ladder with
+    level 2 marked as the one in play."""
+    import sqlite3
+
+    host, friend, url = _private_heads_up(browser, classic_server, ("lev", "lia"), "ladder")
+    host.goto(url)
+    host.select_option("#host-panel select[name=minutes]", "5")
+    with host.expect_navigation():
+        host.click("#host-panel .hostpanel__levels button[type=submit]")
+    friend.wait_for_selector('.levels[data-level="1"]', timeout=10_000)
+    assert friend.locator("#table-toast").is_hidden()
+    table_id = int(re.search(r"/tables/(\d+)/", url).group(1))  # type: ignore[union-attr]
+    with contextlib.closing(sqlite3.connect(_SERVER_DB[0], timeout=10)) as db, db:
+        # Run out a moment ago (long ago would climb one level per five minutes since).
+        ran_out = (dt.datetime.now(dt.UTC) - dt.timedelta(seconds=2)).strftime("%Y-%m-%d %H:%M:%S")
+        db.execute("UPDATE tables_table SET level_ends_at = ? WHERE id = ?", (ran_out, table_id))
+    _fold_until_over(host, friend)
+    # The next hand (after this server's 30 s showdown pause) is dealt at level 2.
+    friend.wait_for_selector('.levels[data-level="2"]', timeout=60_000)
+    toast = friend.locator("#table-toast")
+    assert toast.is_visible() and "Blinds up: level 2" in toast.inner_text() and "8/15" in toast.inner_text()
+    assert "toast--news" in (toast.get_attribute("class") or "")  # news, not a refusal's red
+    assert "Blinds up: level 2" in friend.locator("#table-announce").inner_text()
+    screenshot(friend, "blinds-up-phone")
+    friend.click(".levels__all")
+    friend.wait_for_url(re.compile(r".*/levels/$"))
+    now = friend.locator('tr[aria-current="true"]')
+    assert now.get_attribute("data-level") == "2" and "8/15" in now.inner_text()
+    screenshot(friend, "levels-phone")
     for page in (host, friend):
         page.context.close()
 

@@ -195,8 +195,10 @@ def test_the_level_line_is_in_every_language() -> None:
     for lang in ("he", "ru"):
         with translation.override(lang):
             html = _html(table, host)
-            line = html.split('class="muted levels">', 1)[1].split("</p>", 1)[0]
-            assert "Level" not in line and "next:" not in line and "8/15" in line
+            line = html.split('class="muted levels"', 1)[1].split(">", 1)[1].split("</p>", 1)[0]
+            assert "Level" not in line and "next:" not in line and "8/15" in line and "all levels" not in line
+            up = re.search(r'data-level-up="([^"]*)"', html)
+            assert up and "Blinds up" not in up.group(1) and "5/10" in up.group(1)
 
 
 def test_levels_go_no_higher_than_the_last() -> None:
@@ -287,3 +289,100 @@ def test_the_clock_waits_for_players_and_starts_with_the_first_deal() -> None:
     services.table_expire(table_id=table.id, now=timezone.now() + dt.timedelta(minutes=1))
     table.refresh_from_db()
     assert table.level_ends_at is None and 0 < table.level_left_s <= 600 and table.level == 1
+
+
+def _levels_page(client: Client, table: Table) -> str:
+    res = client.get(f"/tables/{table.id}/levels/")
+    assert res.status_code == 200
+    return res.content.decode()
+
+
+def _rows(page: str) -> dict[int, str]:
+    return {int(n): row for n, row in re.findall(r'<tr data-level="(\d+)"(.*?)</tr>', page, re.S)}
+
+
+def test_the_level_line_links_the_whole_ladder_and_carries_what_a_rise_says() -> None:
+    table, host, friend = _private()
+    hosting.table_host_levels(table_id=table.id, by=host, minutes=10)
+    services.table_resume(table_id=table.id)
+    table.refresh_from_db()
+    html = _html(table, friend)
+    assert f'<a class="levels__all" href="/tables/{table.id}/levels/">all levels</a>' in html
+    assert 'data-level="1" data-level-up="Blinds up: level 1, blinds 5/10"' in html
+    _time_up(table)
+    play_passively(table)
+    _next_deal(table)
+    table.refresh_from_db()
+    assert 'data-level="2" data-level-up="Blinds up: level 2, blinds 8/15"' in _html(table, friend)
+    table.level = 0
+    assert "levels__all" not in str(render_table({"table": table}))
+
+
+def test_the_whole_ladder_says_each_levels_blinds_and_when_it_starts() -> None:
+    table, host, friend = _private()
+    c = Client()
+    c.force_login(friend)
+    page = _levels_page(c, table)
+    assert "not on a clock" in page and "<tr data-level" not in page
+    hosting.table_host_levels(table_id=table.id, by=host, minutes=10)
+    services.table_resume(table_id=table.id)
+    table.refresh_from_db()
+    page = _levels_page(c, table)
+    rows = _rows(page)
+    assert list(rows) == list(range(1, levels.LAST_LEVEL + 1))
+    assert "every 10 minutes" in page and "paused" not in page
+    assert 'aria-current="true"' in rows[1] and "5/10" in rows[1] and "now" in rows[1]
+    assert "8/15" in rows[2] and "(in 10 minutes)" in rows[2]
+    assert "10/20" in rows[3] and "(in 20 minutes)" in rows[3]
+    assert "2500/5000" in rows[levels.LAST_LEVEL]
+    ends = table.level_ends_at
+    assert f'<time datetime="{timezone.localtime(ends).isoformat()}"' in rows[2]
+    # The level rises with the next deal: level 1 was played, level 2 is now.
+    _time_up(table)
+    play_passively(table)
+    _next_deal(table)
+    rows = _rows(_levels_page(c, table))
+    assert "played" in rows[1] and 'class="muted"' in rows[1]
+    assert 'aria-current="true"' in rows[2] and "(in 10 minutes)" in rows[3]
+    # Paused: the clock stands, so only the minutes of play are known.
+    services.table_pause(table_id=table.id, now=True)
+    page = _levels_page(c, table)
+    rows = _rows(page)
+    assert "the clock stands until play resumes" in page
+    assert "minutes of play from now" in rows[3] and "<time" not in rows[3]
+
+
+def test_the_ladder_is_for_whoever_may_watch_the_table_and_in_every_language() -> None:
+    table, host, _friend = _private()
+    hosting.table_host_levels(table_id=table.id, by=host, minutes=15)
+    assert Client().get(f"/tables/{table.id}/levels/").status_code == 404
+    stranger = Client()
+    stranger.force_login(make_user("levels-stranger"))
+    assert stranger.get(f"/tables/{table.id}/levels/").status_code == 404
+    assert stranger.get("/tables/999999/levels/").status_code == 404
+    c = Client()
+    c.force_login(host)
+    for lang, words in (("he", "שלבי הבליינדים"), ("ru", "Уровни блайндов")):
+        c.cookies["lang"] = lang
+        page = _levels_page(c, table)
+        assert words in page and "Blind levels" not in page and "minutes of play" not in page
+
+
+def test_the_ladder_stops_at_the_largest_blind_and_marks_a_freeze_outs_late_entry() -> None:
+    import types
+
+    row = types.SimpleNamespace(level=3, level_minutes=20, level_base_small=50_000, level_base_big=100_000,
+                                level_ends_at=None, level_left_s=300)
+    ladder = levels.schedule(row)
+    assert [r["big"] for r in ladder][-2:] == [1_500_000, 2_000_000]
+    assert len(ladder) == 12 < levels.LAST_LEVEL
+    assert [r["starts_in_s"] for r in ladder[2:5]] == [None, 300, 300 + 1200]
+    assert [(r["past"], r["now"]) for r in ladder[:3]] == [(True, False), (True, False), (False, True)]
+    table, host, _friend = _private()
+    hosting.table_host_levels(table_id=table.id, by=host, minutes=15)
+    Table.objects.filter(pk=table.pk).update(freezeout={"on": True, "late": 2, "entrants": []})
+    c = Client()
+    c.force_login(host)
+    page = _levels_page(c, table)
+    assert "late entry and re-entry through level 2" in page
+    assert "last level of late entry" in _rows(page)[2] and "last level of late entry" not in _rows(page)[1]
