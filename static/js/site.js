@@ -5,12 +5,32 @@
   // The language switcher submits as soon as a language is picked. It returns to the page as
   // it is now: htmx may have changed the address (a new hand, a link followed) since the page
   // was rendered, so `next` is refreshed from the location just before sending.
-  document.addEventListener("change", function (event) {
-    var select = event.target;
-    if (!select || select.id !== "lang-select" || !select.form) return;
+  // Chosen with the arrow keys on the closed box, it waits for Enter or for the focus to leave
+  // the box (found by an audit: the first arrow key reloaded the page in Hebrew).
+  var langKeyAt = 0;
+  function sendLanguage(select) {
+    var was = null;
+    for (var i = 0; i < select.options.length; i++) if (select.options[i].defaultSelected) was = select.options[i].value;
+    if (select.value === was) return;
     var next = select.form.elements.namedItem("next");
     if (next) next.value = window.location.pathname + window.location.search;
     select.form.submit();
+  }
+  document.addEventListener("keydown", function (event) {
+    var select = event.target;
+    if (!select || select.id !== "lang-select" || !select.form) return;
+    if (event.key === "Enter") { event.preventDefault(); sendLanguage(select); return; }
+    if (event.key !== "Tab") langKeyAt = Date.now();
+  });
+  document.addEventListener("change", function (event) {
+    var select = event.target;
+    if (!select || select.id !== "lang-select" || !select.form) return;
+    if (Date.now() - langKeyAt < 1000) return;
+    sendLanguage(select);
+  });
+  document.addEventListener("focusout", function (event) {
+    var select = event.target;
+    if (select && select.id === "lang-select" && select.form && Date.now() - langKeyAt < 60000) sendLanguage(select);
   });
 
   // A button that cannot be taken back (leave the club, remove a member, close a table, end a

@@ -102,7 +102,10 @@
     for (i = 0; i < extras.length; i++) before[extras[i].getAttribute("data-card")] = true;
     var oldFelt = root.querySelector(".felt"), tallBefore = oldFelt ? oldFelt.offsetHeight : 0;
     var seatsBefore = seatWords(), winsBefore = winWords(), boardsBefore = boardWords();
-    var levelBefore = levelInPlay();
+    var levelBefore = levelInPlay(), phaseBefore = feltPhase(), handBefore = handKey(), madeBefore = madeWords();
+    var timedOutBefore = !!root.querySelector(".panel__hint--timeout");
+    var focused = focusKey(document.activeElement), idle = !document.activeElement || document.activeElement === document.body;
+    var typed = typedAmount();
     // A card or a four picked to swap stays picked through another player's move (every swap
     // or "Done" at the table draws the table again; found by an audit: the pick vanished and
     // the next tap did something else).
@@ -116,13 +119,18 @@
     root.setAttribute("data-version", String(version));
     deadline = msg.deadline ? msg.deadline * 1000 : null;
     selected = pickedCard ? root.querySelector('.is-arranging [data-swap="' + pickedCard + '"]') : null;
-    if (selected) selected.classList.add("picked");
+    if (selected) { selected.classList.add("picked"); selected.setAttribute("aria-pressed", "true"); }
     pickedGroup = pickedBoard ? root.querySelector('.is-arranging [data-swap-group="' + pickedBoard + '"]') : null;
     if (pickedGroup) pickedGroup.setAttribute("aria-pressed", "true");
     tick();
     // Browsers refuse to vibrate before the page has been touched (and say so in the console).
     var touched = !navigator.userActivation || navigator.userActivation.hasBeenActive;
     var acted = usePreAction(msg);  // the turn is answered at once: no buzz, chime or scroll
+    keepTypedAmount(typed, msg.my_turn && !acted && phaseBefore === feltPhase());
+    // A turn for a screen reader and the keyboard: one that came, or a new street or phase with
+    // the player still to act (Patch-Patch's betting after their arrangement; a street they open
+    // after closing the last one; found by an audit: "Your turn" was never said there).
+    var turnNews = msg.my_turn && !acted && (!myTurn || phaseBefore !== feltPhase());
     if (msg.my_turn && !acted && navigator.vibrate && touched) { try { navigator.vibrate(30); } catch (e) { /* ignore */ } }
     if (msg.my_turn && !myTurn && !acted) { bringTheTableIntoView(); chime("turn"); }
     else if (msg.my_turn && myTurn && !acted) {
@@ -132,7 +140,11 @@
       if (newFelt && newFelt.offsetHeight > tallBefore + 4) bringTheTableIntoView();
     }
     if (msg.deadline !== warnedFor) warned = false;  // a new clock: warn again near its end
-    announce(seatsBefore, winsBefore, boardsBefore, msg.my_turn && !myTurn && !acted, msg, blindsUp(levelBefore));
+    var news = [blindsUp(levelBefore), newHandWords(handBefore), madeNews(madeBefore)];
+    var timedOut = root.querySelector(".panel__hint--timeout");
+    if (timedOut && !timedOutBefore) news.push(timedOut.textContent.replace(/\s+/g, " ").trim());
+    announce(seatsBefore, winsBefore, boardsBefore, turnNews, msg, news);
+    giveFocusBack(focused, idle, turnNews);
     myTurn = !!msg.my_turn;
     markTheTab();
     followTerms();
@@ -163,7 +175,11 @@
   }
   function winWords() {
     var wins = root.querySelectorAll(".win, .scoop"), out = [];
-    for (var i = 0; i < wins.length; i++) out.push(wins[i].textContent.replace(/\s+/g, " ").trim());
+    for (var i = 0; i < wins.length; i++) {
+      // Patch-Patch: which board each line is about (found by an audit: three lines, no board).
+      var board = wins[i].closest(".board"), title = board && board.querySelector(".board__title");
+      out.push((title ? title.textContent.trim() + ": " : "") + wins[i].textContent.replace(/\s+/g, " ").trim());
+    }
     return out.join(". ");
   }
   // The shared cards of each board ("Board 2: Ace of spades, ..."), by the board's title; the
@@ -183,7 +199,7 @@
   var lastActN = null;
   function announce(seatsBefore, winsBefore, boardsBefore, turnCame, msg, news) {
     if (!announcer) return;
-    var lines = news ? [news] : [], now = seatWords(), wins = winWords(), boards = boardWords();
+    var lines = (news || []).filter(Boolean), now = seatWords(), wins = winWords(), boards = boardWords();
     for (var user in now) if (now[user] !== seatsBefore[user]) lines.push(now[user]);
     var last = msg && msg.last, firstPicture = lastActN === null;
     if (last && msg.last_n !== lastActN && !firstPicture) {
@@ -195,7 +211,7 @@
     for (var title in boards) if (boards[title] !== boardsBefore[title]) lines.push(title + ": " + boards[title]);
     if (wins && wins !== winsBefore) lines.push(wins);
     if (turnCame) {
-      var buttons = root.querySelectorAll(".panel [data-action]:not([data-action=sit_out]):not(.act--straddle):not(.act--run-twice), .panel [data-draw]"), labels = [];
+      var buttons = root.querySelectorAll(".panel [data-action]:not([data-action=sit_out]):not(.act--straddle):not(.act--run-twice), .panel [data-sized-go], .panel [data-draw]"), labels = [];
       for (var i = 0; i < buttons.length; i++) {
         var b = buttons[i], label = b.getAttribute("aria-label");
         if (!label) {  // the words, without the key's <kbd>
@@ -484,6 +500,78 @@
     app.classList.remove("sending");
   }
 
+  // Keyboard and screen-reader players (found by an audit): every picture replaces the table's
+  // markup, which dropped the focus to the page's body and an amount being typed back to the
+  // smallest. The control that had the focus gets it back in the new picture (the same button,
+  // card or box); one that is gone (the player's own action was answered) leaves the focus on
+  // the table, or on the action bar when the turn comes. Focus outside the table (the chat, a
+  // form) is never taken. An amount typed or picked is kept while the turn and its box last.
+  var FOCUS_KEYS = ["data-size-input", "data-size-range", "data-sized-go", "data-size-preset", "data-action",
+    "data-pre", "data-swap", "data-swap-group", "data-discard", "data-draw"];
+  function focusKey(el) {
+    if (!el || el === document.body || !root.contains(el)) return null;
+    for (var i = 0; i < FOCUS_KEYS.length; i++) {
+      if (!el.hasAttribute(FOCUS_KEYS[i])) continue;
+      var v = el.getAttribute(FOCUS_KEYS[i]);
+      return "[" + FOCUS_KEYS[i] + (v ? '="' + v.replace(/["\\]/g, "\\$&") + '"' : "") + "]";
+    }
+    return "";  // in the table, on nothing to find again
+  }
+  function giveFocusBack(key, idle, turnCame) {
+    if (key === null && !(idle && turnCame)) return;
+    var el = key ? root.querySelector(key) : null;
+    if (el && !el.disabled && el.offsetParent !== null) { el.focus({ preventScroll: true }); return; }
+    var place = (turnCame && root.querySelector(".panel")) || root.querySelector(".felt") || root;
+    place.setAttribute("tabindex", "-1");
+    place.focus({ preventScroll: true });
+  }
+  var sizeTyped = false;  // the player typed, slid or picked an amount for this turn
+  function typedAmount() {
+    var box = sizeTyped && root.querySelector("[data-sized]"), input = box && box.querySelector("[data-size-input]");
+    return input ? { kind: box.getAttribute("data-sized"), value: input.value } : null;
+  }
+  function keepTypedAmount(typed, stillMine) {
+    var box = typed && stillMine ? root.querySelector('[data-sized="' + typed.kind + '"]') : null;
+    var input = box && box.querySelector("[data-size-input]");
+    if (!input) { sizeTyped = false; return; }
+    var v = /^[0-9]+$/.test(String(typed.value).trim()) ? parseInt(typed.value, 10) : NaN;
+    if (v >= parseInt(input.min, 10) && v <= parseInt(input.max, 10)) setSize(box, String(v));
+    else input.value = typed.value;  // half typed: left as it was, the button checks it when pressed
+  }
+  function feltPhase() {
+    var felt = root.querySelector(".felt"), m = felt && /(?:^|\s)phase-(\S+)/.exec(felt.className);
+    return m ? m[1] : "";
+  }
+  // A new hand, for a screen reader: "New hand. Your cards: ..." (the player's own, face up to
+  // them; nothing for a watcher). Patch-Patch while arranging: what each board's four makes
+  // after a swap ("Board 2: Flush").
+  function newHandWords(handBefore) {
+    var now = handKey();
+    if (!now || now === handBefore || !announcer) return "";
+    var faces = root.querySelectorAll(".seat--me .card:not(.card--back) > .card__face[aria-label], .board__mine .card__face[aria-label]");
+    var seen = {}, names = [];
+    for (var i = 0; i < faces.length; i++) {
+      var name = faces[i].getAttribute("aria-label");
+      if (!seen[name]) { seen[name] = true; names.push(name); }
+    }
+    if (!names.length) return "";
+    return (announcer.getAttribute("data-new-hand-text") || "New hand. Your cards") + ": " + names.join(", ");
+  }
+  function madeWords() {
+    var out = {}, boards = root.querySelectorAll(".board"), i;
+    for (i = 0; i < boards.length; i++) {
+      var title = boards[i].querySelector(".board__title"), made = boards[i].querySelector(".board__made");
+      if (title && made) out[title.textContent.trim()] = made.textContent.replace(/\s+/g, " ").trim();
+    }
+    return out;
+  }
+  function madeNews(before) {
+    if (!root.querySelector(".is-arranging")) return "";
+    var now = madeWords(), lines = [];
+    for (var title in now) if (now[title] && now[title] !== before[title]) lines.push(title + ": " + now[title]);
+    return lines.join(". ");
+  }
+
   // Blinds on a clock: when the level rises under the player's eyes, say so once ("Blinds up:
   // level 3, blinds 15/30"), in a toast and to a screen reader (the line under the pot changes
   // quietly otherwise). Not on the first picture, nor when the clock was just started.
@@ -546,6 +634,7 @@
       warned = true;
       warnedFor = deadline / 1000;
       chime("hurry");
+      if (announcer) announcer.textContent = (announcer.getAttribute("data-hurry-text") || "{n} seconds left").replace("{n}", String(Math.ceil(left)));
     }
   }
   setInterval(tick, 200);
@@ -670,6 +759,7 @@
     if (preset) {
       ev.preventDefault();
       setSize(preset.closest("[data-sized]"), preset.getAttribute("data-size-preset"));
+      sizeTyped = true;
       return;
     }
     var go = ev.target.closest("[data-sized-go]");
@@ -710,7 +800,13 @@
   }
   root.addEventListener("input", function (ev) {
     var box = ev.target.closest("[data-sized]");
-    if (box) setSize(box, ev.target.value, ev.target);
+    if (box) { setSize(box, ev.target.value, ev.target); sizeTyped = true; }
+  });
+  // Enter in the amount box bets or raises it, as the button beside it does.
+  root.addEventListener("keydown", function (ev) {
+    if (ev.key !== "Enter" || !ev.target.hasAttribute || !ev.target.hasAttribute("data-size-input")) return;
+    var go = ev.target.closest("[data-sized]").querySelector("[data-sized-go]");
+    if (go && !go.disabled) { ev.preventDefault(); go.click(); }
   });
 
   // Five-card draw: the button says what it will do, "Stand pat" or "Draw 2", as cards are picked.
@@ -725,7 +821,7 @@
   // Patch-Patch: ⇅ on one board, then on another, swaps the viewer's fours on them whole (one
   // "arrange" with the twelve cards in their new order, as the boards show them).
   function tapGroup(btn) {
-    if (selected) { selected.classList.remove("picked"); selected = null; }
+    if (selected) { selected.classList.remove("picked"); selected.setAttribute("aria-pressed", "false"); selected = null; }
     if (pickedGroup === btn) {
       btn.setAttribute("aria-pressed", "false");
       pickedGroup = null;
@@ -756,14 +852,17 @@
     if (selected && selected !== card) {
       var a = selected.getAttribute("data-swap"), b = card.getAttribute("data-swap");
       selected.classList.remove("picked");
+      selected.setAttribute("aria-pressed", "false");
       selected = null;
       send({ action: "swap", cards: [a, b] });
     } else if (selected === card) {
       card.classList.remove("picked");
+      card.setAttribute("aria-pressed", "false");
       selected = null;
     } else {
       selected = card;
       card.classList.add("picked");
+      card.setAttribute("aria-pressed", "true");  // a screen reader hears it picked
     }
   }
 
@@ -963,8 +1062,22 @@
     });
   }
 
-  // Desktop shortcuts: the key is shown on each button (data-key).
+  // Desktop shortcuts: the key is shown on each button (data-key). A player may turn them off
+  // (kept in this browser; found by an audit: a stray "f" from speech input or a screen
+  // reader's browse mode folded, WCAG 2.1.4).
+  var keysOn = true, keysBox = document.getElementById("table-keys");
+  try { keysOn = window.localStorage.getItem("pp-keys") !== "off"; } catch (e) { /* private mode */ }
+  app.classList.toggle("keys-off", !keysOn);
+  if (keysBox) {
+    keysBox.checked = keysOn;
+    keysBox.addEventListener("change", function () {
+      keysOn = keysBox.checked;
+      app.classList.toggle("keys-off", !keysOn);
+      try { window.localStorage.setItem("pp-keys", keysOn ? "on" : "off"); } catch (e) { /* ignore */ }
+    });
+  }
   document.addEventListener("keydown", function (ev) {
+    if (!keysOn) return;
     if (ev.target && /input|select|textarea/i.test(ev.target.tagName)) return;
     if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
     // The letter on the key, whatever the keyboard's language (a Hebrew or Russian layout

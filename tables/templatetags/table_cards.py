@@ -280,10 +280,11 @@ def seat_list(rows: Any, phase: str = "", bb: Any = None) -> SafeString:
 def _row_number(n: int, won: bool) -> str:
     """The board number beside a Patch-Patch seat's shown four: a gold mark on a board the seat
     won (all of it or a share), so a phone shows who took which board without the boards below."""
+    # role="img": a screen reader reads the label ("Board 2"), not a bare "2" (an audit).
     if not won:
-        return f'<span class="shown-hand__no muted">{n}</span>'
+        return f'<span class="shown-hand__no muted" role="img" aria-label="{_t("Board %(n)s") % {"n": n}}">{n}</span>'
     title = _t("Won board %(n)s") % {"n": n}
-    return f'<span class="shown-hand__no is-won" title="{title}" aria-label="{title}">{n}</span>'
+    return f'<span class="shown-hand__no is-won" role="img" title="{title}" aria-label="{title}">{n}</span>'
 
 
 @register.simple_tag
@@ -303,7 +304,7 @@ def board_list(boards: Any, arranging: bool = False) -> SafeString:
             if arranging:  # ⇅ here, then on another board: the two fours change places whole
                 label = _t(_SWAP_GROUP)
                 swap = (f'<button type="button" class="swap-group" data-swap-group="{b.index}" aria-pressed="false"'
-                        f' title="{label}" aria-label="{label}"><span aria-hidden="true">⇅</span></button>\n')
+                        f' title="{label}" aria-label="{title}: {label}"><span aria-hidden="true">⇅</span></button>\n')
             parts.append(f'<div class="board__mine">\n{card_row(b.mine, swappable=arranging)}\n'
                          f'<p class="board__made">{made}</p>\n{swap}</div>\n')
         if b.results:

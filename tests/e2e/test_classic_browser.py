@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from tests.e2e.conftest import DESKTOP, PHONE, daphne_server
-from tests.e2e.test_table_browser import _sign_up, _try_click, row_lines
+from tests.e2e.test_table_browser import _sign_up, _try_click, _whose_turn, row_lines
 
 pytestmark = pytest.mark.browser
 
@@ -995,5 +995,63 @@ def test_a_full_six_seat_table_on_phones_shows_each_player_their_cards(browser: 
                     break
     assert len(gaps) >= 2, "no turn came at a table taller than the screen"
     assert min(gaps) >= -1, f"the bar covered a player's cards by {-min(gaps):.0f} px"
+    for page in pages:
+        page.context.close()
+
+
+def _version(page: Any) -> int:
+    return int(page.locator("#table-root").get_attribute("data-version") or "-1")
+
+
+def test_a_keyboard_player_keeps_the_focus_and_a_typed_amount_through_other_players_moves(
+        browser: Any, classic_server: str, screenshot: Any) -> None:
+    """Found by a keyboard and screen-reader audit: every picture replaced the table, dropping the
+    focus to the page and an amount being typed back to the smallest (a Tab and Enter then raised
+    the wrong amount). Now the box keeps the focus and the amount through another player's move,
+    Enter in it raises that amount, "Your turn" names the raise too, and the shortcut keys can be
+    turned off (kept in the browser)."""
+    pages = _heads_up_dealt(browser, classic_server, ("kim", "kai"), "keys")
+    actor = _whose_turn(tuple(pages), ".panel [data-sized-go]")
+    other = pages[1] if actor is pages[0] else pages[0]
+    said = actor.locator("#table-announce").inner_text()
+    # "New hand. Your cards: nine of hearts, ten of diamonds. Your turn: Fold, Call 5, Raise to 20, ..."
+    assert said.startswith("New hand. Your cards: ") and "Your turn: Fold" in said and "Raise to" in said, said
+    box = actor.locator(".panel [data-size-input]")
+    box.focus()
+    box.fill("77")
+    before = _version(actor)
+    other.click(".panel [data-action=sit_out]")  # the other player asks for a break: a new picture
+    actor.wait_for_function(f"() => +document.getElementById('table-root').getAttribute('data-version') > {before}",
+                            timeout=10_000)
+    assert box.input_value() == "77"
+    assert actor.evaluate("() => document.activeElement.hasAttribute('data-size-input')")
+    assert "77" in actor.locator(".panel [data-sized-go]").inner_text()
+    box.press("Enter")  # Enter in the box raises what it says
+    other.wait_for_function(
+        "() => [...document.querySelectorAll('.seat__bet')].some(e => e.textContent.replace(/\\D/g, '') === '77')",
+        timeout=10_000)
+    screenshot(actor, "typed-raise-sent")
+    # The desktop player turns the single-key shortcuts off: "f" on their turn folds nothing.
+    desk = pages[1]
+    deadline = time.monotonic() + 20
+    while not desk.locator(".panel .act--fold").count():
+        assert time.monotonic() < deadline, "the desktop player's turn never came"
+        for kind in ("call", "check"):
+            if pages[0].locator(f".panel .act--{kind}").count() and _try_click(pages[0], f".panel .act--{kind}"):
+                break
+        time.sleep(0.3)
+    desk.uncheck("#table-keys")
+    assert desk.evaluate("() => localStorage.getItem('pp-keys')") == "off"
+    assert desk.locator(".panel .act--fold kbd").first.is_hidden()
+    desk.evaluate("() => document.activeElement && document.activeElement.blur()")
+    before = _version(desk)
+    desk.keyboard.press("f")
+    time.sleep(1.5)
+    assert _version(desk) == before and desk.locator(".panel .act--fold").count()
+    desk.check("#table-keys")
+    desk.evaluate("() => document.activeElement && document.activeElement.blur()")
+    desk.keyboard.press("f")
+    desk.wait_for_function(f"() => +document.getElementById('table-root').getAttribute('data-version') > {before}",
+                           timeout=10_000)
     for page in pages:
         page.context.close()

@@ -40,7 +40,7 @@ LOOP = """      {% for s in seat_rows %}
           {% if s.hole %}<div class="seat__hole">{% card_row s.hole size="small" %}</div>{% endif %}
           {% if s.made %}<span class="seat__made">{{ s.made }}</span>{% endif %}
           {% if s.drawn is not None %}<span class="seat__drawn muted">{% if s.drawn == 0 %}{% translate "stood pat" %}{% else %}{% blocktranslate count n=s.drawn %}drew {{ n }} card{% plural %}drew {{ n }} cards{% endblocktranslate %}{% endif %}</span>{% endif %}
-          {% if s.hands %}<div class="seat__shown">{% for h in s.hands %}<div class="shown-hand">{% if forloop.counter in s.boards_won %}{% blocktranslate with n=forloop.counter asvar won %}Won board {{ n }}{% endblocktranslate %}<span class="shown-hand__no is-won" title="{{ won }}" aria-label="{{ won }}">{{ forloop.counter }}</span>{% else %}<span class="shown-hand__no muted">{{ forloop.counter }}</span>{% endif %}{% card_row h size="small" %}</div>{% endfor %}</div>{% endif %}
+          {% if s.hands %}<div class="seat__shown">{% for h in s.hands %}<div class="shown-hand">{% if forloop.counter in s.boards_won %}{% blocktranslate with n=forloop.counter asvar won %}Won board {{ n }}{% endblocktranslate %}<span class="shown-hand__no is-won" role="img" title="{{ won }}" aria-label="{{ won }}">{{ forloop.counter }}</span>{% else %}<span class="shown-hand__no muted" role="img" aria-label="{% blocktranslate with n=forloop.counter %}Board {{ n }}{% endblocktranslate %}">{{ forloop.counter }}</span>{% endif %}{% card_row h size="small" %}</div>{% endfor %}</div>{% endif %}
         {% endif %}
       </li>
       {% endfor %}
@@ -55,7 +55,7 @@ BOARDS_LOOP = """      {% for b in boards %}
         <div class="board__mine">
           {% card_row b.mine swappable=arranging %}
           <p class="board__made">{% if b.made %}{{ b.made }}{% else %}&nbsp;{% endif %}</p>
-          {% if arranging %}<button type="button" class="swap-group" data-swap-group="{{ b.index }}" aria-pressed="false" title="{% translate "Swap this four with the four on another board: tap ⇅ there too" %}" aria-label="{% translate "Swap this four with the four on another board: tap ⇅ there too" %}"><span aria-hidden="true">⇅</span></button>{% endif %}
+          {% if arranging %}<button type="button" class="swap-group" data-swap-group="{{ b.index }}" aria-pressed="false" title="{% translate "Swap this four with the four on another board: tap ⇅ there too" %}" aria-label="{% blocktranslate with n=b.index %}Board {{ n }}{% endblocktranslate %}: {% translate "Swap this four with the four on another board: tap ⇅ there too" %}"><span aria-hidden="true">⇅</span></button>{% endif %}
         </div>
         {% endif %}
         {% if b.results %}
