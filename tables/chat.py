@@ -16,15 +16,23 @@ as the table's versions (``tables.consumers``).
 
 from __future__ import annotations
 
+import datetime as dt
 import unicodedata
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tables.models import ChatLine, ChatMute, Seat, Table
 
 HISTORY = 30
+# At most this many lines from one player at one table in WINDOW_S seconds, however many sockets
+# (tabs) they write from: each socket has its own allowance too (tables.consumers), but an audit
+# opened six sockets and flooded the table's last 30 lines away.
+PER_WINDOW = 5
+WINDOW_S = 10
 
 
 class ChatError(ValueError):
@@ -171,6 +179,12 @@ def post(*, table_id: int, user: Any, text: Any) -> dict[str, Any]:
     if is_muted(table_id=table_id, user=user):
         raise ChatError(_("A host has muted you in this table's chat."))
     with transaction.atomic():
+        # The writer's row is locked while their recent lines are counted, so two sockets of one
+        # player are counted one after the other.
+        get_user_model().objects.select_for_update().filter(pk=user.pk).exists()
+        since = timezone.now() - dt.timedelta(seconds=WINDOW_S)
+        if ChatLine.objects.filter(table_id=table_id, user=user, created__gte=since).count() >= PER_WINDOW:
+            raise ChatError(_("One chat line every two seconds, please."))
         line = ChatLine.objects.create(table=table, user=user, name=_display_name(user), text=cleaned)
         out = line_dict(line)
         transaction.on_commit(lambda: _broadcast(table_id, out))

@@ -4,7 +4,8 @@
 process runs in the Redis mode run here in a worker thread (celery's own test worker controller,
 solo pool). A small thread also runs the sweep every few seconds and once at start-up, so a
 deadline that passed while the server was down is applied as soon as it is back; every ten
-minutes it also closes the public tables players opened and left empty for a day.
+minutes it also closes the public tables players opened and left empty for a day, and every
+minute it frees the seats of idle players at public tables that cannot deal.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ log = logging.getLogger("tables.embedded")
 
 SWEEP_EVERY = 2.0
 TIDY_EVERY = 600.0  # the idle public tables' closing (tables.services.close_idle_public_tables)
+STALLED_EVERY = 60.0  # idle players at public tables that cannot deal (stand_up_at_stalled_tables)
 _started = False
 _lock = threading.Lock()
 
@@ -51,9 +53,9 @@ def _worker() -> None:
 def _sweeper() -> None:
     from django.db import close_old_connections
 
-    from tables.services import close_idle_public_tables, table_sweep
+    from tables.services import close_idle_public_tables, stand_up_at_stalled_tables, table_sweep
 
-    tidied = 0.0
+    tidied = stalled = 0.0
     while True:
         try:
             close_old_connections()
@@ -61,6 +63,9 @@ def _sweeper() -> None:
             if time.monotonic() - tidied >= TIDY_EVERY:  # as the beat's "close-idle-public-tables"
                 tidied = time.monotonic()
                 close_idle_public_tables()
+            if time.monotonic() - stalled >= STALLED_EVERY:  # as the beat's "stand-up-at-stalled-tables"
+                stalled = time.monotonic()
+                stand_up_at_stalled_tables()
         except Exception:
             log.exception("sweep failed")
         time.sleep(SWEEP_EVERY)

@@ -77,6 +77,7 @@ _BOMB = gettext_noop("Bomb pot")
 _BOMB_NEXT = gettext_noop("Next hand: a bomb pot, %(amount)s from everyone, the flop at once.")
 _BOUNTY = gettext_noop("7-2 bounty")
 _PAID_OUT = gettext_noop("paid out")
+_RAKE = gettext_noop("rake %(rake)s")
 _SHARED_CARD = gettext_noop("Shared card")
 _NO_LOW = gettext_noop("no low: the high hand takes it all")
 _KEEP_PLAYING = gettext_noop("Keep playing")
@@ -303,6 +304,8 @@ def _render_table(context: Any) -> SafeString:
         # Once the hand is over its chips are in the winners' stacks: said, or the felt would
         # count them twice.
         paid = f' <span class="pot__paid">{_t(_PAID_OUT)}</span>' if phase == "over" else ""
+        if paid and get("rake"):  # a public table's rake, so the winners' lines add up (an audit)
+            paid += f' <span class="pot__paid pot__rake">· {_bt(_RAKE, rake=chips(get("rake")))}</span>'
         out.append(f'\n    <p class="pot">{_t("Pot")} <strong><bdi dir="ltr">{_v(chips(get("pot")))}</bdi></strong>{bomb}{paid}{_side_pots(get("side_pots"))}\n      ')
         if phase == "arrange":  # "Arrange your cards" only to a player still arranging
             note = "Arrange your cards" if arranging else "Arrangement under way"

@@ -422,6 +422,7 @@ def present(*, view: dict[str, Any] | None, seats: list[dict[str, Any]], players
         "arranged": bool(you and view["players"][you["seat"]].get("arranged")),
         # After the hand the pot has been paid out; show what was played for.
         "pot": sum(p["amount"] for p in result["pots"]) if result else view["pot"],
+        "rake": int(result.get("rake") or 0) if result else 0,
         # While a hand with an all-in is played: the main pot and each side pot so far.
         "side_pots": view.get("side_pots") or [],
         "result": result,

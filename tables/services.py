@@ -1038,6 +1038,50 @@ def _stand_up_the_long_absent(table: Table, ready: list[Seat]) -> None:
         transaction.on_commit(_lobby_changed)
 
 
+# A site's public table that cannot deal (fewer than two players ready: the others out of chips,
+# on a break or gone) stands its idle players up after this long without a hand, so the seats go
+# to someone who will play (found by an audit: a table "full" of broke and absent players stayed
+# full, and the ten-hand rule above never ran, since no hand was dealt).
+STALLED_TABLE = dt.timedelta(minutes=5)
+
+
+def stand_up_at_stalled_tables(*, now: dt.datetime | None = None, stalled: dt.timedelta = STALLED_TABLE) -> int:
+    """At each of the site's public tables (not a club's, not a private one, not Baseball) that
+    has dealt nothing for ``stalled`` and has fewer than two players ready to be dealt in, cash out
+    every seated player who is not ready and sat down before then (their chips go back to their
+    bankroll). Run by the beat every minute. Returns how many players were stood up."""
+    from django.db.models import Exists, OuterRef
+
+    cutoff = (now or timezone.now()) - stalled
+    ids = list(Table.objects.filter(is_public=True, club__isnull=True, status=Table.Status.OPEN)
+               .exclude(game="BB").filter(Exists(Seat.objects.filter(table=OuterRef("pk"))))
+               .values_list("id", flat=True))
+    stood = 0
+    for table_id in ids:
+        with transaction.atomic():
+            table = _lock_table(table_id)
+            if table.status != Table.Status.OPEN or _current_hand(table) is not None:
+                continue
+            last = Hand.objects.filter(table=table).order_by("-number").values_list("ended", "started").first()
+            quiet_since = (last[0] or last[1]) if last else table.created
+            if quiet_since > cutoff:
+                continue
+            ready = _ready_seats(table)
+            if len(ready) >= 2:
+                continue  # it deals, or is about to
+            idle = [s for s in Seat.objects.filter(table=table, leaving=False).exclude(pk__in=[r.pk for r in ready])
+                    .select_related("user") if s.joined < cutoff]
+            for seat in idle:
+                log.info("table %s: %s stood up, the table dealt nothing for %s", table.id, seat.user_id, stalled)
+                _cash_out(table, seat)
+                transaction.on_commit(functools.partial(_tell_stood_up, table.id, seat.user_id))
+            if idle:
+                _bump(table)
+                transaction.on_commit(_lobby_changed)
+                stood += len(idle)
+    return stood
+
+
 def _tell_out(table_id: int, user_id: int, place: int) -> None:
     from tables.live import broadcast_access_changed
 

@@ -58,3 +58,10 @@ def sweep() -> int:
 def close_idle() -> int:
     """Close the public tables players opened and left empty for a day."""
     return services.close_idle_public_tables()
+
+
+@shared_task(name="tables.stand_up_stalled", ignore_result=True)
+@_connections_as_a_request
+def stand_up_stalled() -> int:
+    """Free the seats of idle players at public tables that cannot deal."""
+    return services.stand_up_at_stalled_tables()

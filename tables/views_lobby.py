@@ -587,10 +587,21 @@ def table_leave(request: HttpRequest, table_id: int) -> HttpResponseRedirect:
         else:
             messages.info(request, _("You will stand up when this hand ends; your chips then go back to your bankroll."))
         return redirect(_table_url(table_id))
-    elif club_table:
-        messages.success(request, _("You stood up; %(chips)s chips are back in your club chips.") % {"chips": _chips(seat.stack)})
     else:
-        messages.success(request, _("You stood up; %(chips)s chips are back in your bankroll.") % {"chips": _chips(seat.stack)})
+        # What was cashed out, not the stack read before: leaving mid-hand folds at once, and the
+        # hand it ended settled first (found by an audit: the blind in the pot was counted back).
+        from club.models import LedgerEntry
+
+        out = LedgerEntry.objects.filter(user=request.user, table_id=table_id, kind=LedgerEntry.Kind.CASH_OUT,
+                                         account=f"table:{table_id}") \
+            .order_by("-id").values_list("amount", flat=True).first()
+        amount = -out if out is not None else seat.stack
+        if not amount:
+            messages.success(request, _("You stood up with no chips left."))
+        elif club_table:
+            messages.success(request, _("You stood up; %(chips)s chips are back in your club chips.") % {"chips": _chips(amount)})
+        else:
+            messages.success(request, _("You stood up; %(chips)s chips are back in your bankroll.") % {"chips": _chips(amount)})
     if _may_watch(request, table_id):
         return redirect(_table_url(table_id))
     return redirect("lobby")

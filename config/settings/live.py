@@ -62,6 +62,7 @@ CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 CELERY_BEAT_SCHEDULE = {
     "sweep-missed-timers": {"task": "tables.sweep", "schedule": 2.0},
     "close-idle-public-tables": {"task": "tables.close_idle", "schedule": 600.0},
+    "stand-up-at-stalled-tables": {"task": "tables.stand_up_stalled", "schedule": 60.0},
 }
 
 # Clock overrides for tests and demos (seconds); unset means the speeds of GAMES.md.

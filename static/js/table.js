@@ -45,7 +45,7 @@
       else if (msg.type === "chat_deleted") removeChat(msg.id);
       else if (msg.type === "chat_muted") setMuted(null, msg);
       else if (msg.type === "presence") { away = msg.away || []; markAway(); }
-      else if (msg.type === "error") showToast(msg.message);
+      else if (msg.type === "error") { showToast(msg.message); chatRefused(); }
     };
     socket.onclose = function () {
       if (mine !== socket) return;
@@ -140,7 +140,9 @@
       if (newFelt && newFelt.offsetHeight > tallBefore + 4) bringTheTableIntoView();
     }
     if (msg.deadline !== warnedFor) warned = false;  // a new clock: warn again near its end
-    var news = [blindsUp(levelBefore), newHandWords(handBefore), madeNews(madeBefore)];
+    // (What each four makes: after a swap only, not when the flops come: their cards are said.)
+    var news = [blindsUp(levelBefore), newHandWords(handBefore),
+      phaseBefore === "arrange" && feltPhase() === "arrange" ? madeNews(madeBefore) : ""];
     var timedOut = root.querySelector(".panel__hint--timeout");
     if (timedOut && !timedOutBefore) news.push(timedOut.textContent.replace(/\s+/g, " ").trim());
     announce(seatsBefore, winsBefore, boardsBefore, turnNews, msg, news);
@@ -260,6 +262,11 @@
     var frozen = !!root.querySelector("p.freezeout");
     leave.hidden = gone;
     note.hidden = !gone;
+    // Dealt into the hand being played: leaving folds it, so the page asks first (site.js reads
+    // data-confirm; found by an audit: a tap while facing a raise folded at once).
+    var me = root.querySelector(".seat--me");
+    if (me && me.hasAttribute("data-dealt") && !root.querySelector(".phase-over")) leave.setAttribute("data-confirm", leave.getAttribute("data-confirm-in-hand") || "");
+    else leave.removeAttribute("data-confirm");
     var add = document.querySelector("form.add-chips");
     if (add) add.hidden = gone || frozen;
     var frozenNote = document.querySelector("[data-freezeout-note]");
@@ -276,7 +283,7 @@
     var opened = form.hidden && empties.length > 0;
     form.hidden = empties.length === 0;
     if (opened) {  // a watcher at a full table: a seat just opened
-      showToast(app.getAttribute("data-seat-open-text") || "A seat is open.");
+      showToast(app.getAttribute("data-seat-open-text") || "A seat is open.", false, true);  // good news, not red
       seatOpened = true;
       markTheTab();
     } else if (form.hidden) {
@@ -903,6 +910,7 @@
       if (!line || typeof line.id !== "number" || chatLines[line.id]) continue;
       var li = document.createElement("li");
       li.className = "chat__line" + (String(line.user_id) === me ? " chat__line--mine" : "");
+      if (String(line.user_id) === me) chatSent = null;  // taken: nothing to give back
       li.setAttribute("data-id", String(line.id));
       var who = document.createElement("bdi");
       who.className = "chat__name";
@@ -1058,8 +1066,15 @@
       var input = chatForm.querySelector("input[name=text]");
       var text = (input.value || "").trim();
       if (!text) return;
-      if (send({ action: "chat", text: text })) input.value = "";
+      if (send({ action: "chat", text: text })) { input.value = ""; chatSent = { text: text, at: Date.now() }; }
     });
+  }
+  // A line refused (too many too fast, muted) comes back into the empty box, not lost (an audit).
+  var chatSent = null;
+  function chatRefused() {
+    var input = chatForm && chatForm.querySelector("input[name=text]");
+    if (input && chatSent && Date.now() - chatSent.at < 5000 && !input.value) input.value = chatSent.text;
+    chatSent = null;
   }
 
   // Desktop shortcuts: the key is shown on each button (data-key). A player may turn them off

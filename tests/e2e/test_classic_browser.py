@@ -469,8 +469,12 @@ def test_a_full_table_brings_back_the_sit_form_when_a_seat_opens(browser: Any, c
     title = watcher.title()
     # The watcher looks at another tab meanwhile.
     watcher.evaluate("Object.defineProperty(document, 'hidden', {configurable: true, get: () => true})")
+    # Dealt into the hand: the page asks first (leaving folds it).
+    asked: list[str] = []
+    b.once("dialog", lambda d: (asked.append(d.message), d.accept()))
     with b.expect_navigation():
         b.click("form.leave button")
+    assert asked and "Your cards are folded" in asked[0]
     # The hand ends (the leaver's turns are played at once) and the seat is free: the picture
     # shows it empty and the form comes back, the note goes; the page says so in a toast and
     # in its tab's title until it is looked at.

@@ -85,7 +85,8 @@ def test_at_a_club_table_its_members_write_and_nobody_else() -> None:
     assert [line["text"] for line in chat.recent(table_id=table.id)] == ["deal me in"]
 
 
-def test_lines_are_kept_and_the_last_thirty_come_back_oldest_first() -> None:
+def test_lines_are_kept_and_the_last_thirty_come_back_oldest_first(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(chat, "PER_WINDOW", 1000)  # a quick writer's allowance is tested below
     table, players = seated_table(n=2)
     for n in range(chat.HISTORY + 5):
         chat.post(table_id=table.id, user=players[n % 2], text=f"line {n}")
@@ -460,3 +461,21 @@ def test_a_line_deleted_in_the_admin_leaves_the_pages_at_once(monkeypatch: pytes
     assert admin.post(f"/admin/tables/chatmute/{mute_id}/delete/", {"post": "yes"}).status_code == 302
     assert told == [("muted", private.id, {"user_id": friends[0].pk, "muted": False})]
     assert chat.muted_ids(table_id=private.id) == []
+
+
+def test_one_player_writes_five_lines_in_ten_seconds_whatever_the_sockets() -> None:
+    """Found by an audit: the allowance was per socket, and six sockets of one player pushed the
+    table's last thirty lines away in a tenth of a second. Now it is per player and table too."""
+    import datetime as dt
+
+    table, (a, b) = seated_table(n=2)
+    for n in range(chat.PER_WINDOW):
+        chat.post(table_id=table.id, user=a, text=f"a{n}")
+    with pytest.raises(chat.ChatError, match="One chat line every two seconds"):
+        chat.post(table_id=table.id, user=a, text="one too many")
+    assert ChatLine.objects.filter(table=table, user=a).count() == chat.PER_WINDOW
+    chat.post(table_id=table.id, user=b, text="the other player writes on")
+    ChatLine.objects.filter(table=table, user=a).update(created=ChatLine.objects.get(text="a0").created
+                                                        - dt.timedelta(seconds=chat.WINDOW_S + 1))
+    chat.post(table_id=table.id, user=a, text="later")
+    assert chat.recent(table_id=table.id)[-1]["text"] == "later"

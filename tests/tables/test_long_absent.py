@@ -120,3 +120,64 @@ async def test_a_stood_up_players_page_shows_why() -> None:
     assert await other.receive_nothing(timeout=0.3) or json.loads(await other.receive_from())["type"] != "error"
     await comm.disconnect()
     await other.disconnect()
+
+
+def test_a_public_table_that_cannot_deal_frees_its_idle_seats_after_five_minutes() -> None:
+    """Found by an audit: two of three players on a break (or broke) and no hand dealt, so the
+    ten-hand rule never ran and the table stayed "full" to newcomers. After STALLED_TABLE with
+    nothing dealt, the idle players stand up with their chips; the one ready to play stays."""
+    from django.utils import timezone
+
+    table, (a, b, c) = seated_table(n=3, game="NT")
+    private, (pa, pb, pc) = seated_table(n=3, game="NT", is_public=False)
+    for t, users in ((table, (b, c)), (private, (pb, pc))):
+        for u in users:
+            _break(t, u)
+        _play_hands(t, 1)  # the hand ends; only one player is ready: nothing is dealt
+        assert t.hands.filter(ended__isnull=True).count() == 0
+    stacks = {u: Seat.objects.get(table=table, user=u).stack for u in (b, c)}
+    before = {u: _bankroll(u) for u in (b, c)}
+    soon = timezone.now() + services.STALLED_TABLE - dt.timedelta(minutes=1)
+    assert services.stand_up_at_stalled_tables(now=soon) == 0
+    table.refresh_from_db()
+    version = table.version
+    later = timezone.now() + services.STALLED_TABLE + dt.timedelta(minutes=1)
+    assert services.stand_up_at_stalled_tables(now=later) == 2
+    assert list(Seat.objects.filter(table=table).values_list("user", flat=True)) == [a.pk]
+    assert all(_bankroll(u) == before[u] + stacks[u] for u in (b, c))
+    table.refresh_from_db()
+    assert table.version == version + 1  # the watchers' pictures show the free seats
+    assert Seat.objects.filter(table=private).count() == 3  # a private table's host decides
+    assert services.stand_up_at_stalled_tables(now=later) == 0
+
+
+def test_a_public_table_that_deals_keeps_everyone_however_long_its_hands() -> None:
+    from django.utils import timezone
+
+    table, (a, b, c) = seated_table(n=3, game="NT")
+    _break(table, c)
+    _play_hands(table, 1)  # a and b are dealt the next hand: c waits for the ten-hand rule
+    later = timezone.now() + services.STALLED_TABLE * 3
+    assert services.stand_up_at_stalled_tables(now=later) == 0
+    assert Seat.objects.filter(table=table).count() == 3
+
+
+def test_leaving_on_ones_turn_says_what_went_back_after_the_hand_it_ended() -> None:
+    """Found by an audit: the message counted the stack read before the leave, but leaving on
+    one's turn folds at once and the hand settles first (the blind stays in the pot)."""
+    from django.test import Client
+
+    from tests.tables.helpers import current_state, user_for_index
+
+    table, _users = seated_table(n=2, game="NT")
+    hand, state = current_state(table)
+    actor = user_for_index(hand, state.actors()[0])
+    stack = Seat.objects.get(table=table, user=actor).stack
+    before = _bankroll(actor)
+    c = Client()
+    c.force_login(actor)
+    page = c.post(f"/tables/{table.id}/leave/", follow=True).content.decode()
+    back = _bankroll(actor) - before
+    assert not Seat.objects.filter(table=table, user=actor).exists()
+    assert 0 < back < stack  # their blind went to the other player
+    assert f"You stood up; {back:,} chips are back in your bankroll." in page

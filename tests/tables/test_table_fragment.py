@@ -44,7 +44,7 @@ PARTIAL = """
     </ol>
 
     {% if phase %}
-    <p class="pot">{% translate "Pot" %} <strong><bdi dir="ltr">{{ pot|chips }}</bdi></strong>{% if bomb %} <span class="pot__bomb">{% translate "Bomb pot" %}</span>{% endif %}{% if phase == "over" %} <span class="pot__paid">{% translate "paid out" %}</span>{% endif %}{% if side_pots %} <span class="pot__side">({% for a in side_pots %}<span class="pot__part">{% if forloop.first %}{% translate "main pot" %}{% else %}{% blocktranslate with n=forloop.counter0 %}side pot {{ n }}{% endblocktranslate %}{% endif %}: <bdi dir="ltr">{{ a|chips }}</bdi></span>{% if not forloop.last %} · {% endif %}{% endfor %})</span>{% endif %}
+    <p class="pot">{% translate "Pot" %} <strong><bdi dir="ltr">{{ pot|chips }}</bdi></strong>{% if bomb %} <span class="pot__bomb">{% translate "Bomb pot" %}</span>{% endif %}{% if phase == "over" %} <span class="pot__paid">{% translate "paid out" %}</span>{% if rake %} <span class="pot__paid pot__rake">· {% blocktranslate with rake=rake|chips %}rake {{ rake }}{% endblocktranslate %}</span>{% endif %}{% endif %}{% if side_pots %} <span class="pot__side">({% for a in side_pots %}<span class="pot__part">{% if forloop.first %}{% translate "main pot" %}{% else %}{% blocktranslate with n=forloop.counter0 %}side pot {{ n }}{% endblocktranslate %}{% endif %}: <bdi dir="ltr">{{ a|chips }}</bdi></span>{% if not forloop.last %} · {% endif %}{% endfor %})</span>{% endif %}
       {% if phase == "arrange" %}<span class="phase-note">{% if arranging %}{% translate "Arrange your cards" %}{% else %}{% translate "Arrangement under way" %}{% endif %} <span class="clock" data-clock></span></span>{% endif %}
     </p>
     {% if bb %}{% include "tables/_baseball.html" %}{% endif %}
