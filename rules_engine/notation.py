@@ -1700,7 +1700,8 @@ def load_toml(text: str, what: str) -> dict[str, Any]:
     or nests arrays or tables so deep that the reader runs out of stack (``[[[[...`` thousands
     deep is still valid TOML: a few kilobytes of it reached a RecursionError, found by fuzzing)."""
     try:
-        return tomllib.loads(text)
+        # A byte-order mark (Windows Notepad saves one) is not part of the TOML (an audit).
+        return tomllib.loads(text.removeprefix("\ufeff"))
     except tomllib.TOMLDecodeError as exc:
         raise HistoryError(f"{what}: {exc}") from None
     except RecursionError:

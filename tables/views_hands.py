@@ -43,6 +43,8 @@ def _finished_hand(request: HttpRequest, table_id: int, number: int) -> Hand:
     """The finished hand, for whoever may watch its table or was dealt into it: a player's own
     hands stay theirs to read ("Your hands") after they lose sight of the table (left a club,
     lost a private table's link). Else 404, as for a hand that does not exist."""
+    if not (0 < table_id < 2**63 and 0 < number < 2**63):
+        raise Http404  # past what the database holds (an audit: a 20-digit table id gave a 500)
     hand = Hand.objects.filter(table_id=table_id, number=number, ended__isnull=False).select_related("table").first()
     if hand is None:
         raise Http404

@@ -470,6 +470,7 @@ def test_a_full_table_brings_back_the_sit_form_when_a_seat_opens(browser: Any, c
     # The watcher looks at another tab meanwhile.
     watcher.evaluate("Object.defineProperty(document, 'hidden', {configurable: true, get: () => true})")
     # Dealt into the hand: the page asks first (leaving folds it).
+    b.wait_for_selector(".seat--me[data-dealt]", timeout=15_000)
     asked: list[str] = []
     b.once("dialog", lambda d: (asked.append(d.message), d.accept()))
     with b.expect_navigation():

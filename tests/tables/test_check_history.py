@@ -197,7 +197,7 @@ def test_the_verdicts_speak_the_pages_language(client: Client) -> None:
     # A salt changed: the commitment does not hold.
     bad = text.replace(first, first[:-1] + ("1" if first[-1] == "0" else "0"))
     body = client.post("/hands/check/", {"text": bad}).content.decode()
-    assert "התחייבות החפיסה לא מתקיימת" in body and "do not give the published commitment" not in body
+    assert "טביעת האצבע של החפיסה לא מתאימה" in body and "do not give the published commitment" not in body
 
 
 def test_a_card_rooms_text_history_is_said_to_be_no_phh(client: Client) -> None:

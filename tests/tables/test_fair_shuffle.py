@@ -4,6 +4,7 @@ only the places of the cards that viewer may see, and verifies."""
 from __future__ import annotations
 
 import datetime as dt
+import re
 import tomllib
 
 import pytest
@@ -119,3 +120,24 @@ def test_a_draw_tables_history_keeps_each_seats_discards_to_that_seat() -> None:
     spectator = Client().get(url).content.decode()
     named = {str(c) for c in fairness._cards_in_history(tomllib.loads(spectator)["actions"])}
     assert not named & set().union(*thrown.values())
+
+
+def test_a_hands_page_says_when_it_was_played_and_keeps_hashes_left_to_right() -> None:
+    """Found by an audit: no date or time on a hand's page, and in Hebrew a sealed place's hash
+    that starts with digits was reordered around the word "sealed"."""
+    table, users = seated_table(n=3)
+    finished = play_passively(table)
+    c = _client_for(users[0])
+    c.cookies["lang"] = "he"
+    body = c.get(f"/tables/{table.id}/hands/{finished.number}/").content.decode()
+    assert f'<time datetime="{timezone.localtime(finished.started).isoformat()}">' in body
+    leaves = re.findall(r'<bdi dir="ltr"><code class="leaf">[0-9a-f]{16}…</code></bdi>', body)
+    assert len(leaves) == 52
+
+
+def test_a_history_saved_with_a_byte_order_mark_is_read() -> None:
+    table, users = seated_table(n=3)
+    finished = play_passively(table)
+    text = _client_for(users[0]).get(f"/tables/{table.id}/hands/{finished.number}.phh").content.decode()
+    result = fairness.verify_phh("\ufeff" + text)  # as Windows Notepad saves it
+    assert result.ok, result.message
