@@ -1,5 +1,6 @@
 """Readers for pages. No writes here."""
 
+import datetime as dt
 import secrets
 from dataclasses import dataclass
 from fractions import Fraction
@@ -829,8 +830,17 @@ def hand_history_text(*, hand: Any, user: Any) -> str:
     # The players by the names the table showed (PHH's optional ``players``, p1 first), as a
     # card room's history names them; nothing the table did not show to whoever may read this.
     names = _hand_names(hand)
-    players = {"players": ["".join(ch for ch in names[hand.players[i][0]] if ch.isprintable())
-                           for i in notation.phh_players(state)]}
+    players: dict[str, Any] = {"players": ["".join(ch for ch in names[hand.players[i][0]] if ch.isprintable())
+                                           for i in notation.phh_players(state)]}
+    # Which hand this is, as PHH's optional fields say it (found by an audit: a file renamed on
+    # a player's disk could no longer be placed): the table's name and the hand's number there,
+    # and when it was dealt, in UTC.
+    when = hand.started.astimezone(dt.UTC) if hand.started else None
+    players["table"] = "".join(ch for ch in hand.table.name if ch.isprintable())
+    players["hand"] = int(hand.number)
+    if when is not None:
+        players.update(year=when.year, month=when.month, day=when.day,
+                       time=when.time().replace(microsecond=0, tzinfo=None), time_zone="UTC")
     text = notation.to_phh(state, hide_unshown=True, viewer=viewer, fields=players)
     if not hand.deck_commitment or len(hand.deck_salts) != fairness.DECK_SIZE:
         return text

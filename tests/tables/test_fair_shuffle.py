@@ -141,3 +141,17 @@ def test_a_history_saved_with_a_byte_order_mark_is_read() -> None:
     text = _client_for(users[0]).get(f"/tables/{table.id}/hands/{finished.number}.phh").content.decode()
     result = fairness.verify_phh("\ufeff" + text)  # as Windows Notepad saves it
     assert result.ok, result.message
+
+
+def test_a_history_names_its_table_hand_and_time() -> None:
+    """PHH's optional fields say which hand a file is (an audit: a renamed file could not be
+    placed): the table's name, the hand's number there, and when it was dealt, in UTC."""
+    table, users = seated_table(n=3)
+    finished = play_passively(table)
+    text = _client_for(users[0]).get(f"/tables/{table.id}/hands/{finished.number}.phh").content.decode()
+    fields = tomllib.loads(text)
+    when = finished.started.astimezone(dt.UTC)
+    assert (fields["table"], fields["hand"]) == (table.name, finished.number)
+    assert (fields["year"], fields["month"], fields["day"]) == (when.year, when.month, when.day)
+    assert fields["time"] == when.time().replace(microsecond=0) and fields["time_zone"] == "UTC"
+    assert fairness.verify_phh(text).ok
