@@ -197,6 +197,16 @@ def table_create(
     # Two open tables of one club with one name look the same on its pages (found by an audit).
     if club is not None and Table.objects.filter(club=club, name__iexact=name).exclude(status=Table.Status.CLOSED).exists():
         raise TableError(_("The club already has an open table called %(name)s. Give this one another name.") % {"name": name})
+    if is_public and club is None and creator is not None:
+        # The lobby is everyone's (found by an audit: one new player opened six "Spam table"s in a
+        # row): a player's public table has a name no other open public table has, and a player
+        # keeps a few open at once. The site's own tables (opened by nobody) are not counted.
+        lobby = Table.objects.filter(is_public=True, club__isnull=True).exclude(status=Table.Status.CLOSED)
+        if lobby.filter(name__iexact=name).exists():
+            raise TableError(_("The lobby already has a table called %(name)s. Give this one another name.") % {"name": name})
+        if lobby.filter(created_by=creator).count() >= MAX_OPEN_PUBLIC_TABLES:
+            raise TableError(_("You already have %(n)s public tables open. Play at one of them: an empty one closes after a day.")
+                             % {"n": MAX_OPEN_PUBLIC_TABLES})
     table = Table.objects.create(
         name=name, game=game, small_blind=small_blind, big_blind=big_blind, speed=speed,
         max_seats=max_seats, is_public=is_public, created_by=creator,
@@ -268,6 +278,26 @@ def _bump(table: Table) -> int:
     return version
 
 
+# At the site's public tables, a player who stood up comes back within this time with at least
+# what they took away (found by an audit: up 4,925, out, and straight back in with the 250
+# minimum; card rooms keep such a rule for 30 to 60 minutes).
+REJOIN_WINDOW = dt.timedelta(minutes=30)
+
+
+def rejoin_minimum(table: Table, user: Any, now: dt.datetime | None = None) -> int:
+    """The chips a player must bring back to one of the site's public tables: what they took away
+    when they last stood up there, within REJOIN_WINDOW, up to the table's most; else 0."""
+    if not table.is_public or table.club_id is not None or baseball.is_baseball(table) or not user.is_authenticated:
+        return 0
+    from club.models import LedgerEntry
+
+    since = (now or timezone.now()) - REJOIN_WINDOW
+    out = (LedgerEntry.objects.filter(user=user, table_id=table.id, kind=LedgerEntry.Kind.CASH_OUT,
+                                      account=f"table:{table.id}", created__gte=since)
+           .order_by("-id").values_list("amount", flat=True).first())
+    return min(-int(out), table.max_buy_in_bb * table.big_blind) if out else 0
+
+
 @retry_when_busy
 def table_take_seat(
     *, table_id: int, user: AbstractBaseUser, buy_in: int, seat_no: int | None = None, approved: bool = False,
@@ -289,6 +319,10 @@ def table_take_seat(
         low, high = table.min_buy_in_bb * table.big_blind, table.max_buy_in_bb * table.big_blind
         if not isinstance(buy_in, int) or isinstance(buy_in, bool):
             raise TableError(_("The buy-in must be a whole number of chips."))
+        back = 0 if units else rejoin_minimum(table, user)
+        if back > low and not isinstance(buy_in, bool) and isinstance(buy_in, int) and low <= buy_in < back:
+            raise TableError(_("You left this table with %(chips)s chips less than half an hour ago: come back with at least as many.")
+                             % {"chips": club_services.chips_text(back)})
         if not units and not low <= buy_in <= high:
             raise TableError(_("The buy-in here is between %(low)s and %(high)s chips.") % {"low": club_services.chips_text(low), "high": club_services.chips_text(high)})
         seats = list(Seat.objects.filter(table=table))
@@ -1008,6 +1042,8 @@ def _club_hand_played(table: Table, hand: Hand, nets: list[tuple[AbstractBaseUse
     except Exception:
         log.exception("club session could not count hand %s of table %s", hand.id, table.id)
 
+
+MAX_OPEN_PUBLIC_TABLES = 3  # public tables one player may have open at once (table_create)
 
 # A site's public table stands up a player it has dealt this many hands in a row without (on a
 # break, or short of a big blind): the seat goes to someone who will play (DECISIONS.md).

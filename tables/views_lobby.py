@@ -430,6 +430,9 @@ def _buy_in_context(request: HttpRequest, table: Table) -> dict[str, Any]:
     default = DEFAULT_BUY_IN_BB * table.big_blind
     if bankroll is not None:
         default = min(default, bankroll)
+    # Back at a public table within half an hour: at least what was taken away (services).
+    back = services.rejoin_minimum(table, request.user)
+    low = max(low, back)
     default = max(low, min(high, default))
     add_chips = None
     seat = Seat.objects.filter(table=table, user=request.user).first() if request.user.is_authenticated else None

@@ -81,3 +81,22 @@ def test_a_closed_tables_page_says_so_and_offers_no_seat(client) -> None:
     assert 'class="sit"' not in page and "Waiting for players" not in page
     answer = client.post(f"/tables/{table.id}/sit/", {"buy_in": "500"}, follow=True).content.decode()
     assert "This table is closed." in answer and not table.seats.exists()
+
+
+def test_a_players_public_tables_have_their_own_names_and_a_few_at_once() -> None:
+    """Found by an audit: one new player opened six public tables named "Spam table" in a row, all
+    in the lobby. A player's public table needs a name no open public table has, and a player
+    keeps at most MAX_OPEN_PUBLIC_TABLES open; private tables and the site's own are not limited."""
+    ann, bo = make_user("lobby-ann"), make_user("lobby-bo")
+    first = services.table_create(creator=ann, name="Corner", small_blind=10, big_blind=20)
+    with pytest.raises(services.TableError, match="already has a table called corner"):
+        services.table_create(creator=bo, name="corner", small_blind=10, big_blind=20)
+    services.table_create(creator=bo, name="corner", small_blind=10, big_blind=20, is_public=False)
+    services.table_create(creator=None, name="Corner", small_blind=10, big_blind=20)  # the site's own
+    for n in range(services.MAX_OPEN_PUBLIC_TABLES - 1):
+        services.table_create(creator=ann, name=f"Ann {n}", small_blind=10, big_blind=20)
+    with pytest.raises(services.TableError, match=f"already have {services.MAX_OPEN_PUBLIC_TABLES} public tables"):
+        services.table_create(creator=ann, name="One more", small_blind=10, big_blind=20)
+    assert Table.objects.filter(created_by=ann).count() == services.MAX_OPEN_PUBLIC_TABLES
+    Table.objects.filter(pk=first.pk).update(status=Table.Status.CLOSED)  # an empty one closed
+    services.table_create(creator=ann, name="Corner 2", small_blind=10, big_blind=20)

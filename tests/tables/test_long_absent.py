@@ -181,3 +181,37 @@ def test_leaving_on_ones_turn_says_what_went_back_after_the_hand_it_ended() -> N
     assert not Seat.objects.filter(table=table, user=actor).exists()
     assert 0 < back < stack  # their blind went to the other player
     assert f"You stood up; {back:,} chips are back in your bankroll." in page
+
+
+def test_back_at_a_public_table_within_half_an_hour_with_at_least_what_was_taken() -> None:
+    """Found by an audit: a player up to 4,925 stood up and sat straight back down with the 250
+    minimum. Within REJOIN_WINDOW of standing up at one of the site's public tables, a player
+    brings back at least what they took away (to the table's most); the sit form says so too."""
+    from django.test import Client
+
+    from club.models import LedgerEntry
+
+    table, (a, b) = seated_table(n=2, game="NT", buy_in=1200)
+    services.table_pause(table_id=table.id, now=True)
+    play_passively(table)  # the hand being played ends; the table stays paused
+    stack = Seat.objects.get(table=table, user=a).stack
+    services.table_leave_seat(table_id=table.id, user=a)
+    assert services.rejoin_minimum(table, a) == stack
+    with pytest.raises(services.TableError, match="come back with at least as many"):
+        services.table_take_seat(table_id=table.id, user=a, buy_in=100)
+    c = Client()
+    c.force_login(a)
+    page = c.get(f"/tables/{table.id}/").content.decode()
+    assert f'min="{stack}"' in page
+    # Half an hour on, the table's own minimum again.
+    LedgerEntry.objects.filter(user=a, table_id=table.id).update(
+        created=LedgerEntry.objects.filter(user=a, table_id=table.id).latest("id").created - services.REJOIN_WINDOW)
+    assert services.rejoin_minimum(table, a) == 0
+    services.table_take_seat(table_id=table.id, user=a, buy_in=100)
+    # A private table's host decides: no such rule there.
+    private, (pa, _pb) = seated_table(n=2, game="NT", is_public=False)
+    services.table_pause(table_id=private.id, now=True)
+    play_passively(private)
+    services.table_leave_seat(table_id=private.id, user=pa)
+    assert services.rejoin_minimum(private, pa) == 0
+    services.table_take_seat(table_id=private.id, user=pa, buy_in=100)
