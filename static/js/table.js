@@ -943,7 +943,7 @@
     var box = chatList.getBoundingClientRect();
     var inSight = box.top < window.innerHeight && box.bottom > 0;
     for (var k = 0; k < fresh.length; k++) {
-      if (String(fresh[k].user_id) !== me && !inSight && !chatHidden) showToast(fresh[k].name + ": " + fresh[k].text, true);
+      if (String(fresh[k].user_id) !== me && !inSight && !chatHidden && !ignored[String(fresh[k].user_id)]) showToast(fresh[k].name + ": " + fresh[k].text, true);
     }
   }
 
@@ -951,7 +951,7 @@
   // beside anyone a moderator may mute. Drawn again when the viewer becomes or stops being a
   // host (the host controls' refresh says so, below); the server checks again either way.
   function lineButtons(li) {
-    var old = li.querySelectorAll(".chat__del, .chat__mute");
+    var old = li.querySelectorAll(".chat__del, .chat__mute, .chat__ignore");
     for (var j = 0; j < old.length; j++) li.removeChild(old[j]);
     var writer = li.getAttribute("data-user") || "";
     if (me && (writer === me || moderator)) {
@@ -964,6 +964,17 @@
       del.textContent = "\u00d7";
       li.appendChild(del);
     }
+    // Anyone may hide another player's lines for themselves alone (this browser remembers; found
+    // by an audit: at a public table nobody moderates, and "Hide the chat" hid everyone).
+    if (writer && writer !== me) {
+      var hide = document.createElement("button");
+      hide.type = "button";
+      hide.className = "chat__ignore";
+      hide.setAttribute("data-chat-ignore", writer);
+      li.appendChild(hide);
+      labelIgnore(hide);
+    }
+    li.classList.toggle("chat__line--ignored", !!ignored[writer]);
     if (moderator && writer && writer !== me && !hosts[writer]) {
       var mute = document.createElement("button");
       mute.type = "button";
@@ -986,6 +997,25 @@
     (panel.getAttribute("data-chat-hosts") || "").split(" ").forEach(function (id) { if (id) hosts[id] = true; });
     for (var n = chatList.firstElementChild; n; n = n.nextElementSibling) lineButtons(n);
   });
+
+  var ignored = {};
+  try { (window.localStorage.getItem("pp-ignore") || "").split(" ").forEach(function (id) { if (id) ignored[id] = true; }); } catch (e) { /* private mode */ }
+  function labelIgnore(btn) {
+    var on = !!ignored[btn.getAttribute("data-chat-ignore")];
+    btn.textContent = chatBox.getAttribute(on ? "data-unignore-label" : "data-ignore-label") || (on ? "show" : "hide");
+    btn.title = chatBox.getAttribute(on ? "data-unignore-title" : "data-ignore-title") || "";
+    btn.setAttribute("aria-pressed", on ? "true" : "false");
+  }
+  function setIgnored(who, on) {
+    if (on) ignored[who] = true; else delete ignored[who];
+    try { window.localStorage.setItem("pp-ignore", Object.keys(ignored).join(" ")); } catch (e) { /* ignore */ }
+    for (var n = chatList.firstElementChild; n; n = n.nextElementSibling) {
+      if (n.getAttribute("data-user") !== who) continue;
+      n.classList.toggle("chat__line--ignored", on);
+      var b = n.querySelector("[data-chat-ignore]");
+      if (b) labelIgnore(b);
+    }
+  }
 
   function labelMute(btn) {
     var on = !!muted[btn.getAttribute("data-chat-mute")];
@@ -1027,6 +1057,13 @@
 
   if (chatList) {
     chatList.addEventListener("click", function (ev) {
+      var hide = ev.target.closest("[data-chat-ignore]");
+      if (hide) {
+        ev.preventDefault();
+        var whom = hide.getAttribute("data-chat-ignore");
+        setIgnored(whom, !ignored[whom]);
+        return;
+      }
       var mute = ev.target.closest("[data-chat-mute]");
       if (mute) {
         ev.preventDefault();

@@ -285,6 +285,19 @@ def test_players_chat_at_the_table(browser: Any, classic_server: str, screenshot
     phone.click("[data-chat-toggle]")  # shown again, with every line
     phone.wait_for_selector('.chat__line:has-text("anyone there?")', timeout=10_000)
     assert phone.locator("[data-chat-form]").is_visible()
+    # One player hides what the other writes, for themselves alone (an audit: at a public table
+    # nobody moderates); this browser remembers, and "show" brings the lines back.
+    others = phone.locator(".chat__line:not(.chat__line--mine)")
+    others.first.locator("[data-chat-ignore]").click()
+    assert others.count() >= 2 and all(others.nth(i).locator(".chat__text").is_hidden() for i in range(others.count()))
+    assert phone.locator(".chat__line--mine .chat__text").first.is_visible()
+    assert all(desk.locator(".chat__text").nth(i).is_visible() for i in range(desk.locator(".chat__text").count()))
+    screenshot(phone, "chat-hidden-player-phone")
+    phone.reload()
+    phone.wait_for_selector(".chat__line:not(.chat__line--mine)", state="attached", timeout=10_000)
+    assert phone.locator(".chat__line:not(.chat__line--mine) .chat__text").first.is_hidden()
+    phone.locator(".chat__line:not(.chat__line--mine) [data-chat-ignore]").first.click()
+    assert phone.locator(".chat__line:not(.chat__line--mine) .chat__text").first.is_visible()
     screenshot(desk, "chat-desktop")
     for page in pages:
         page.context.close()
