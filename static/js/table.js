@@ -103,7 +103,7 @@
     var oldFelt = root.querySelector(".felt"), tallBefore = oldFelt ? oldFelt.offsetHeight : 0;
     var seatsBefore = seatWords(), winsBefore = winWords(), boardsBefore = boardWords();
     var levelBefore = levelInPlay(), phaseBefore = feltPhase(), handBefore = handKey(), madeBefore = madeWords();
-    var timedOutBefore = !!root.querySelector(".panel__hint--timeout");
+    var timedOutBefore = !!root.querySelector(".panel__hint--timeout"), upBefore = upCards();
     var focused = focusKey(document.activeElement), idle = !document.activeElement || document.activeElement === document.body;
     var typed = typedAmount();
     // A card or a four picked to swap stays picked through another player's move (every swap
@@ -143,6 +143,7 @@
     // (What each four makes: after a swap only, not when the flops come: their cards are said.)
     var news = [blindsUp(levelBefore), newHandWords(handBefore),
       phaseBefore === "arrange" && feltPhase() === "arrange" ? madeNews(madeBefore) : ""];
+    if (handKey() === handBefore) news.push(upNews(upBefore));  // a new hand: its own words above
     var timedOut = root.querySelector(".panel__hint--timeout");
     if (timedOut && !timedOutBefore) news.push(timedOut.textContent.replace(/\s+/g, " ").trim());
     announce(seatsBefore, winsBefore, boardsBefore, turnNews, msg, news);
@@ -563,6 +564,27 @@
     }
     if (!names.length) return "";
     return (announcer.getAttribute("data-new-hand-text") || "New hand. Your cards") + ": " + names.join(", ");
+  }
+  // Stud: the up cards each seat is dealt, street by street ("Bob is dealt queen of spades"; found
+  // by an audit: a screen reader heard the checks and bets but never the cards).
+  function upCards() {
+    var out = {}, seats = root.querySelectorAll(".seat[data-user]"), i, j;
+    for (i = 0; i < seats.length; i++) {
+      var faces = seats[i].querySelectorAll(".seat__stud > .cards .card__face[aria-label]"), labels = [];
+      for (j = 0; j < faces.length; j++) labels.push(faces[j].getAttribute("aria-label"));
+      var name = seats[i].querySelector(".seat__name");
+      if (labels.length) out[seats[i].getAttribute("data-user")] = { name: name ? name.textContent.trim() : "", cards: labels };
+    }
+    return out;
+  }
+  function upNews(before) {
+    var now = upCards(), lines = [], tpl = (announcer && announcer.getAttribute("data-dealt-text")) || "{name} is dealt {cards}";
+    for (var user in now) {
+      var had = before[user] ? before[user].cards : [], got = now[user].cards;
+      if (got.length <= had.length || had.join("|") !== got.slice(0, had.length).join("|")) continue;
+      lines.push(tpl.replace("{name}", now[user].name).replace("{cards}", got.slice(had.length).join(", ")));
+    }
+    return lines.join(". ");
   }
   function madeWords() {
     var out = {}, boards = root.querySelectorAll(".board"), i;

@@ -180,6 +180,9 @@ def test_a_full_hand_in_each_layout(browser: Any, classic_server: str, screensho
         for page in pages:
             assert page.locator(".seat--me .card--back").count() == 0
             assert page.locator(".seat:not(.seat--me) .card--back").count() >= 2
+        # What a screen reader is told, kept as it is said (each picture replaces the words).
+        pages[0].evaluate("""() => { window.__said = []; const a = document.getElementById('table-announce');
+            new MutationObserver(() => window.__said.push(a.textContent)).observe(a, {childList: true, characterData: true, subtree: true}); }""")
     if layout == "flop":
         assert pages[0].locator(".board--single").count() == 1
     seen = _play_to_showdown(
@@ -198,6 +201,10 @@ def test_a_full_hand_in_each_layout(browser: Any, classic_server: str, screensho
     if layout == "stud":  # seven cards: the down ones on a line, the four up ones on the next
         lines = row_lines(pages[0], ".seat__stud > .cards")
         assert len(lines) == 2 and set(lines) == {1}, lines
+        # Each street's up cards were said, the other player's too (an audit: they never were).
+        other = pages[1].locator(".seat--me .seat__name").inner_text().strip()
+        said = " | ".join(pages[0].evaluate("() => window.__said"))
+        assert re.search(re.escape(other) + r" is dealt \w+ of \w+", said), said[:1500]
         tops = pages[0].evaluate("""() => [...document.querySelectorAll('.seat__stud')].map(s =>
             new Set([...s.querySelectorAll('.card')].map(c => Math.round(c.getBoundingClientRect().top))).size)""")
         assert tops == [2, 2], tops
