@@ -225,6 +225,7 @@ class SeatRow:
     act: str = ""  # the seat's last act in the betting round under way: "check", "raise" ... (msgid)
     user_id: int | None = None  # who sits here: the page marks a seated player who is away
     banked: bool = False  # took time from their bank on the clock running now
+    short: bool = False  # fewer chips than the table deals a player in with (a cash table's big blind)
 
 
 @dataclass
@@ -257,7 +258,8 @@ def present(*, view: dict[str, Any] | None, seats: list[dict[str, Any]], players
     for s in seats:
         row = SeatRow(no=s["no"], name=s["name"], empty=s["empty"], me=s["me"], stack=s["stack"], sitting_out=s["sitting_out"],
                       wait_bb=bool(s.get("wait_bb")), post_bb=bool(s.get("post_bb")), leaving=bool(s.get("leaving")),
-                      user_id=None if s["empty"] else s.get("user_id"), banked=bool(s.get("banked")))
+                      user_id=None if s["empty"] else s.get("user_id"), banked=bool(s.get("banked")),
+                      short=bool(s.get("short")))
         i = engine_of_seat.get(s["no"]) if not s["empty"] else None
         if view is not None and i is not None and s["user_id"] == players[i][1]:  # type: ignore[index]
             p = view["players"][i]

@@ -282,7 +282,7 @@ def table_context(*, table_id: int, user: Any, version_hint: int | None = None,
     """What one viewer sees of a table, shaped for ``table.html`` (see ``tables.presenter``).
     ``hand_only``: the version ``version_hint`` changed only the table row and the hand (see
     ``_shared_reads``)."""
-    from tables import hotsql
+    from tables import hotsql, levels
     from tables.presenter import present
 
     reads = None
@@ -326,6 +326,10 @@ def table_context(*, table_id: int, user: Any, version_hint: int | None = None,
     # Seats whose player took time from their bank on the clock running now (services._more_time).
     banked = ({hand.players[i][0] for i, _v in hand.banked.get("took", ())}
               if hand is not None and hand.banked and hand.ended is None else ())
+    # A cash table deals a player a big blind or more (services._least_stack): a seat with less
+    # says so, not "waits for the big blind" (found by an audit: a host raised the blinds over
+    # two stacks and one seat waited for a big blind that never came).
+    least = 0 if table.game == "BB" else (1 if levels.on(table) else table.big_blind)
     seat_dicts = []
     for n in range(table.max_seats):
         s = by_seat.get(n)
@@ -335,6 +339,7 @@ def table_context(*, table_id: int, user: Any, version_hint: int | None = None,
             "sitting_out": bool(s and (s.sitting_out or s.break_next)), "user_id": s.user_id if s else None,
             "wait_bb": bool(s and s.wait_bb), "post_bb": bool(s and s.wait_bb and s.post_bb),
             "banked": n in banked, "leaving": bool(s and s.leaving),
+            "short": bool(s and 0 < s.stack < least),
         })
     gone: dict[int, str] = {}
     if view is not None and view["phase"] == "over" and hand is not None and hand.deadline is not None:

@@ -155,7 +155,7 @@ _MSGIDS = (
     gettext_noop("bet"), gettext_noop("folded"), gettext_noop("all-in"), gettext_noop("arranging"),
     gettext_noop("to act"), gettext_noop("on their time bank"), gettext_noop("ready"), gettext_noop("on a break"), gettext_noop("waits for the next hand"),
     gettext_noop("waits for the big blind"), gettext_noop("posts a big blind to come in"),
-    gettext_noop("split"), gettext_noop("Board %(n)s"), gettext_noop("stood pat"), gettext_noop("Won board %(n)s"), gettext_noop("out of chips"),
+    gettext_noop("split"), gettext_noop("Board %(n)s"), gettext_noop("stood pat"), gettext_noop("Won board %(n)s"), gettext_noop("out of chips"), gettext_noop("short of a big blind: add chips"),
     # A seat's last act in the round (tables.presenter.ACT_WORDS).
     gettext_noop("check"), gettext_noop("call"), gettext_noop("raise"), gettext_noop("complete"), gettext_noop("bring-in"),
     gettext_noop("straddle"),
@@ -197,6 +197,8 @@ def _status(s: Any, phase: str) -> str:
     # "waits for the big blind", or nothing). Chips only: a Baseball balance is text ("0").
     if type(s.stack) is int and s.stack == 0 and (s.waiting or s.wait_bb or phase in ("", "over")):
         return _t("out of chips")  # not "waits for the next hand": no hand comes until chips are added
+    if s.short and (s.waiting or s.wait_bb or phase in ("", "over")):
+        return _t("short of a big blind: add chips")  # no big blind comes to it either
     if s.wait_bb:
         return _t("posts a big blind to come in") if s.post_bb else _t("waits for the big blind")
     if s.waiting:

@@ -75,7 +75,9 @@ def _play(game: str, seed: int, steps: int = 500) -> Counter[str]:
             free = [u for u in people if u.pk not in seated]
             if free and len(seated) < 6:
                 u = rng.choice(free)
-                services.table_take_seat(table_id=table.id, user=u, buy_in=rng.choice([100, 300, 800]))
+                # Back within half an hour: at least what they took away (services.rejoin_minimum).
+                buy_in = max(rng.choice([100, 300, 800]), services.rejoin_minimum(table, u))
+                services.table_take_seat(table_id=table.id, user=u, buy_in=buy_in)
                 if rng.random() < 0.5:
                     _say(table, u, "post_bb")
         elif roll < 0.09 and seated:  # a waiting player changes their mind, or anyone tries

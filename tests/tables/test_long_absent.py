@@ -215,3 +215,20 @@ def test_back_at_a_public_table_within_half_an_hour_with_at_least_what_was_taken
     services.table_leave_seat(table_id=private.id, user=pa)
     assert services.rejoin_minimum(private, pa) == 0
     services.table_take_seat(table_id=private.id, user=pa, buy_in=100)
+
+
+def test_a_seat_short_of_a_big_blind_at_a_cash_table_says_to_add_chips() -> None:
+    """Found by an audit: a host raised the blinds over a player's stack and the seat read "waits
+    for the big blind", which never came (a cash table deals a big blind or more)."""
+    from tables import selectors
+    from tables.fragment import render_table
+
+    table, (a, b, c) = seated_table(n=3, game="NT", is_public=False)
+    finished = play_passively(table)
+    Seat.objects.filter(table=table, user=c).update(stack=5)  # under the big blind of 10
+    services.table_expire(table_id=table.id, now=finished.deadline + dt.timedelta(seconds=1))
+    table.refresh_from_db()
+    hand = table.hands.order_by("-number").first()
+    assert hand.number == finished.number + 1 and len(hand.players) == 2  # c is not dealt in
+    html = str(render_table(selectors.table_context(table_id=table.id, user=a)))
+    assert html.count("short of a big blind: add chips") == 1 and "waits for the big blind" not in html
