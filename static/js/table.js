@@ -1022,12 +1022,7 @@
 
   var ignored = {};
   try { (window.localStorage.getItem("pp-ignore") || "").split(" ").forEach(function (id) { if (id) ignored[id] = true; }); } catch (e) { /* private mode */ }
-  function labelIgnore(btn) {
-    var on = !!ignored[btn.getAttribute("data-chat-ignore")];
-    btn.textContent = chatBox.getAttribute(on ? "data-unignore-label" : "data-ignore-label") || (on ? "show" : "hide");
-    btn.title = chatBox.getAttribute(on ? "data-unignore-title" : "data-ignore-title") || "";
-    btn.setAttribute("aria-pressed", on ? "true" : "false");
-  }
+  function labelIgnore(btn) { labelToggle(btn, "ignore", !!ignored[btn.getAttribute("data-chat-ignore")]); }
   function setIgnored(who, on) {
     if (on) ignored[who] = true; else delete ignored[who];
     try { window.localStorage.setItem("pp-ignore", Object.keys(ignored).join(" ")); } catch (e) { /* ignore */ }
@@ -1039,10 +1034,14 @@
     }
   }
 
-  function labelMute(btn) {
-    var on = !!muted[btn.getAttribute("data-chat-mute")];
-    btn.textContent = chatBox.getAttribute(on ? "data-unmute-label" : "data-mute-label") || (on ? "unmute" : "mute");
-    btn.title = chatBox.getAttribute(on ? "data-unmute-title" : "data-mute-title") || "";
+  function labelMute(btn) { labelToggle(btn, "mute", !!muted[btn.getAttribute("data-chat-mute")]); }
+
+  // A line's two switches, "mute" (a host's, for everyone) and "hide" (anyone's, for themselves):
+  // the words and title the chat box carries for each state (data-[un]mute-label, ...).
+  function labelToggle(btn, name, on) {
+    var key = "data-" + (on ? "un" : "") + name;
+    btn.textContent = chatBox.getAttribute(key + "-label") || (on ? "un" : "") + name;
+    btn.title = chatBox.getAttribute(key + "-title") || "";
     btn.setAttribute("aria-pressed", on ? "true" : "false");
   }
 
