@@ -1086,11 +1086,16 @@ def stand_up_at_stalled_tables(*, now: dt.datetime | None = None, stalled: dt.ti
     has dealt nothing for ``stalled`` and has fewer than two players ready to be dealt in, cash out
     every seated player who is not ready and sat down before then (their chips go back to their
     bankroll). Run by the beat every minute. Returns how many players were stood up."""
-    from django.db.models import Exists, OuterRef
+    from django.db.models import Exists, OuterRef, Q, Subquery
 
     cutoff = (now or timezone.now()) - stalled
-    ids = list(Table.objects.filter(is_public=True, club__isnull=True, status=Table.Status.OPEN)
+    # Only tables with no hand started since the cutoff are looked at under their lock: a table
+    # that deals is never locked here (this runs every minute beside the live tables' writers).
+    last_started = Hand.objects.filter(table=OuterRef("pk")).order_by("-number").values("started")[:1]
+    ids = list(Table.objects.filter(is_public=True, club__isnull=True, status=Table.Status.OPEN, created__lt=cutoff)
                .exclude(game="BB").filter(Exists(Seat.objects.filter(table=OuterRef("pk"))))
+               .annotate(last_started=Subquery(last_started))
+               .filter(Q(last_started__isnull=True) | Q(last_started__lt=cutoff))
                .values_list("id", flat=True))
     stood = 0
     for table_id in ids:
