@@ -988,23 +988,17 @@
     }
     // Anyone may hide another player's lines for themselves alone (this browser remembers; found
     // by an audit: at a public table nobody moderates, and "Hide the chat" hid everyone).
-    if (writer && writer !== me) {
-      var hide = document.createElement("button");
-      hide.type = "button";
-      hide.className = "chat__ignore";
-      hide.setAttribute("data-chat-ignore", writer);
-      li.appendChild(hide);
-      labelIgnore(hide);
-    }
+    if (writer && writer !== me) labelIgnore(switchButton(li, "ignore", writer));
     li.classList.toggle("chat__line--ignored", !!ignored[writer]);
-    if (moderator && writer && writer !== me && !hosts[writer]) {
-      var mute = document.createElement("button");
-      mute.type = "button";
-      mute.className = "chat__mute";
-      mute.setAttribute("data-chat-mute", writer);
-      li.appendChild(mute);
-      labelMute(mute);
-    }
+    if (moderator && writer && writer !== me && !hosts[writer]) labelMute(switchButton(li, "mute", writer));
+  }
+  function switchButton(li, name, writer) {  // "hide" or "mute" for the line's writer
+    var btn = document.createElement("button");
+    btn.type = "button";
+    btn.className = "chat__" + name;
+    btn.setAttribute("data-chat-" + name, writer);
+    li.appendChild(btn);
+    return btn;
   }
 
   // A club member named host (or no longer one) while the page is open: the host controls'
