@@ -153,6 +153,10 @@ class Membership(models.Model):
     active = models.BooleanField(_("active"), default=True)
     joined = models.DateTimeField(auto_now_add=True)
     left = models.DateTimeField(null=True, blank=True)
+    # A host took them out (not left of their own accord): an invite link does not bring them
+    # back, only a host's yes to a request to join (found by an audit: a removed player walked
+    # straight back in through the club's first link).
+    removed = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["club", "id"]

@@ -110,6 +110,17 @@ def club_members(*, club: Club) -> list[Membership]:
     return rows
 
 
+def former_members(*, club: Club) -> list[Membership]:
+    """People who left or were removed, by name, with their names (``m.name``): their club
+    chips wait on their membership for them to come back (found by an audit: hosts saw those
+    chips nowhere but in scattered ledger rows)."""
+    rows = list(Membership.objects.filter(club=club, active=False).select_related("user", "user__profile"))
+    for m in rows:
+        m.name = display_name(m.user)  # type: ignore[attr-defined]
+    rows.sort(key=lambda m: (m.name.casefold(), m.pk))  # type: ignore[attr-defined]
+    return rows
+
+
 def pending_requests(*, club: Club) -> list[JoinRequest]:
     rows = list(
         JoinRequest.objects.filter(club=club, status=JoinRequest.Status.PENDING)
@@ -156,6 +167,28 @@ def my_pending_request(*, club: Club, user: Any) -> JoinRequest | None:
     if user is None or not getattr(user, "is_authenticated", False):
         return None
     return JoinRequest.objects.filter(club=club, user=user, status=JoinRequest.Status.PENDING).first()
+
+
+def removed_from(*, club: Club | int, user: Any) -> Membership | None:
+    """The user's membership when a host removed them (its ``left`` says when), else None."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return None
+    club_id = club if isinstance(club, int) else club.pk
+    return Membership.objects.filter(club_id=club_id, user=user, active=False, removed=True).first()
+
+
+DECLINE_SHOWN = dt.timedelta(days=30)
+
+
+def my_declined_request(*, club: Club, user: Any, now: dt.datetime | None = None) -> JoinRequest | None:
+    """The user's latest request to join, when a host declined it in the last 30 days (found by
+    an audit: a declined request vanished, and the page looked as if it was never sent)."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return None
+    latest = JoinRequest.objects.filter(club=club, user=user).order_by("-id").first()
+    if latest is None or latest.status != JoinRequest.Status.DECLINED or latest.decided is None:
+        return None
+    return latest if latest.decided >= (now or timezone.now()) - DECLINE_SHOWN else None
 
 
 def club_invites(*, club: Club, now: dt.datetime | None = None) -> list[ClubInvite]:

@@ -292,7 +292,8 @@ def _admit(club: Club | int, user: Any) -> Membership:
         m.active = True
         m.role = Membership.Role.MEMBER
         m.left = None
-        m.save(update_fields=["active", "role", "left"])
+        m.removed = False
+        m.save(update_fields=["active", "role", "left", "removed"])
     # Whoever asked to join and came in by a link is in: their request is settled.
     JoinRequest.objects.filter(club_id=club_id, user=user, status=JoinRequest.Status.PENDING).update(
         status=JoinRequest.Status.APPROVED, decided=timezone.now(),
@@ -311,6 +312,9 @@ def club_join_by_invite(*, code: str, user: Any) -> Membership:
         existing = _membership(invite.club_id, user)
         if existing is not None:
             return existing
+        if Membership.objects.filter(club_id=invite.club_id, user=user, active=False, removed=True).exists():
+            raise ClubError(_("A host removed you from this club, so an invite link does not bring you back. "
+                              "Ask to join: a host will answer."))
         membership = _admit(invite.club_id, user)
         invite.uses += 1
         invite.save(update_fields=["uses"])
@@ -396,14 +400,14 @@ def _stepping_out(step: Any) -> None:
     raise ClubError(_("A seat was being taken at that moment; try again."))
 
 
-def _step_out(club: Club, membership: Membership) -> None:
+def _step_out(club: Club, membership: Membership, *, removed: bool = False) -> None:
     # Seats first: every stack goes back to the club balance (now, or when the hand the player
     # is in ends), so leaving never loses a chip. The balance stays on the inactive membership.
     # The seats are settled before the membership row is locked: a table writer locks its table
     # and then the membership (a cash-out), so locking in the other order could deadlock.
     tables_port().settle_member(club_id=club.pk, user_id=membership.user_id)
     Membership.objects.select_for_update().filter(pk=membership.pk).update(
-        active=False, left=timezone.now(), role=Membership.Role.MEMBER,
+        active=False, left=timezone.now(), role=Membership.Role.MEMBER, removed=removed,
     )
     # A sit-down at a club table takes its buy-in under this membership's row lock, so the
     # UPDATE above waited for any sit-down under way; one that committed after the seats were
@@ -441,7 +445,7 @@ def club_remove_member(*, club: Club, by: Any, user: Any) -> None:
                 raise NotAllowed(_("Nobody can remove the club's owner."))
             if target.role == Membership.Role.HOST and mine.role != Membership.Role.OWNER:
                 raise NotAllowed(_("Only the owner can remove a host."))
-            _step_out(club, target)
+            _step_out(club, target, removed=True)
 
     _stepping_out(step)
 

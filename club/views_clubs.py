@@ -143,6 +143,8 @@ def club_home(request: HttpRequest, club_id: int) -> HttpResponse:
     if membership is None:
         context.update({
             "pending": selectors.my_pending_request(club=club, user=request.user),
+            "removed": selectors.removed_from(club=club, user=request.user),
+            "declined": selectors.my_declined_request(club=club, user=request.user),
             "member_count": Membership.objects.filter(club=club, active=True).count(),
             "request_form": JoinRequestForm(),
         })
@@ -206,8 +208,13 @@ def club_members(request: HttpRequest, club_id: int) -> HttpResponse:
     club = _club(club_id)
     membership = _member(request, club)
     context = _base(request, club, membership, "members")
+    members = selectors.club_members(club=club)
+    former = selectors.former_members(club=club) if membership.is_host else []
     context.update({
-        "members": selectors.club_members(club=club),
+        "members": members,
+        "former": former,
+        "members_chips": sum(m.balance for m in members),
+        "former_chips": sum(m.balance for m in former),
         "requests": selectors.pending_requests(club=club) if membership.is_host else [],
         "chip_requests": selectors.pending_chip_requests(club=club) if membership.is_host else [],
         "chips_form": ChipsForm(),
@@ -321,7 +328,11 @@ def member_role(request: HttpRequest, club_id: int, user_id: int) -> HttpRespons
     except services.ClubError as exc:
         _refused(request, exc)
     else:
-        messages.success(request, _("%(name)s's role is changed.") % {"name": selectors.display_name(user)})
+        said = {
+            Membership.Role.OWNER: _("%(name)s owns the club now; you stay on as one of its hosts."),
+            Membership.Role.HOST: _("%(name)s is a host now."),
+        }.get(role, _("%(name)s is a member now, no longer a host."))
+        messages.success(request, said % {"name": selectors.display_name(user)})
     return redirect("club_members", club_id=club.pk)
 
 
@@ -336,7 +347,7 @@ def member_remove(request: HttpRequest, club_id: int, user_id: int) -> HttpRespo
     except services.ClubError as exc:
         _refused(request, exc)
     else:
-        messages.success(request, _("%(name)s is no longer a member. Their seats were settled into their club chips.")
+        messages.success(request, _("%(name)s is no longer a member. Their seats were settled into their club chips; they come back only if a host says yes to their request.")
                          % {"name": selectors.display_name(user)})
     return redirect("club_members", club_id=club.pk)
 
@@ -489,17 +500,21 @@ def club_join(request: HttpRequest, code: str) -> HttpResponse:
         raise Http404
     club = invite.club
     membership = selectors.membership_of(club=club, user=request.user)
+    removed = selectors.removed_from(club=club, user=request.user) if membership is None else None
     if request.method == "POST" and request.user.is_authenticated:
         try:
             services.club_join_by_invite(code=invite.code, user=request.user)
         except services.ClubError as exc:
-            _refused(request, exc)
+            invite.refresh_from_db()
+            if invite.usable(timezone.now()) and removed is None:
+                _refused(request, exc)  # else the page says why, once (found by an audit: twice)
         else:
             if membership is None:
                 messages.success(request, _("Welcome to %(club)s!") % {"club": club.name})
             return redirect("club_home", club_id=club.pk)
     context = {
         "club": club, "invite": invite, "membership": membership, "usable": invite.usable(timezone.now()),
+        "removed": removed,
         "member_count": Membership.objects.filter(club=club, active=True).count(),
         "next": reverse("club_join", kwargs={"code": invite.code}),
     }
@@ -520,6 +535,7 @@ def club_ledger(request: HttpRequest, club_id: int) -> HttpResponse:
         raw = request.GET.get("member", "")
         who = get_user_model().objects.filter(pk=int(raw)).first() if raw.isascii() and raw.isdigit() and len(raw) <= 18 else None
         context["members"] = selectors.club_members(club=club)
+        context["former"] = selectors.former_members(club=club)
         context["member_filter"] = who.pk if who is not None else None
     context["entries"] = selectors.club_ledger(club=club, user=who)
     context["whose"] = who

@@ -24,8 +24,10 @@
   }
 
   var reconnectTimer = null, probeTimer = null, heardAt = Date.now();
+  var ended = false, lastError = "";
   function connect() {
     clearTimeout(reconnectTimer);
+    if (ended) return;
     var mine = socket = new WebSocket(wsUrl());
     // Open is not enough: the table's picture comes first on every new socket, and "Reconnecting…"
     // stays until it does (a socket that opens and carries nothing is tried again).
@@ -45,10 +47,15 @@
       else if (msg.type === "chat_deleted") removeChat(msg.id);
       else if (msg.type === "chat_muted") setMuted(null, msg);
       else if (msg.type === "presence") { away = msg.away || []; markAway(); }
-      else if (msg.type === "error") { showToast(msg.message); chatRefused(); }
+      else if (msg.type === "error") { lastError = msg.message || ""; showToast(msg.message); chatRefused(); }
     };
-    socket.onclose = function () {
+    socket.onclose = function (ev) {
       if (mine !== socket) return;
+      // The server closed this page's socket for good: the viewer was removed from the club, or
+      // a new invite link shut the old one out (4403), or they logged out (4401). Trying again
+      // would only be refused; the page says so and stops (found by an audit: a removed player
+      // was left with live-looking buttons under an endless "Reconnecting…").
+      if (ev && (ev.code === 4403 || ev.code === 4401)) { endTable(ev.code); return; }
       app.classList.add("offline");
       clearTimeout(reconnectTimer);
       reconnectTimer = setTimeout(connect, retry);
@@ -60,8 +67,32 @@
   // not yet noticed, or a retry many seconds away) or one that looks open and carries nothing.
   // Back in sight or back online: a closed socket reconnects at once; an open one is asked for a
   // fresh picture, and if nothing comes within a few seconds a new socket replaces it.
+  function endTable(code) {
+    ended = true;
+    clearTimeout(reconnectTimer);
+    clearTimeout(probeTimer);
+    app.classList.remove("offline");
+    app.classList.add("ended");
+    var controls = app.querySelectorAll("button, input, select, textarea");
+    for (var i = 0; i < controls.length; i++) controls[i].disabled = true;
+    var note = document.createElement("p");
+    note.className = "table-ended";
+    note.setAttribute("role", "alert");
+    note.textContent = (lastError || app.getAttribute("data-ended-text") || "") + " ";
+    var link = document.createElement("a");
+    if (code === 4401) {
+      link.href = app.getAttribute("data-login-href") || "/";
+      link.textContent = app.getAttribute("data-login-text") || "Log in";
+    } else {
+      link.href = app.getAttribute("data-leave-href") || "/";
+      link.textContent = app.getAttribute("data-leave-text") || "Back";
+    }
+    note.appendChild(link);
+    app.insertBefore(note, app.firstChild);
+  }
+
   function wakeUp() {
-    if (document.hidden) return;
+    if (document.hidden || ended) return;
     if (!socket || socket.readyState === 2 || socket.readyState === 3) {
       retry = 500;
       connect();
@@ -80,6 +111,7 @@
   // (Waits long enough for a busy server: at 500 tables every answer took a second or two.)
   function expectAnswer(ms) {
     clearTimeout(probeTimer);
+    if (ended) return;
     probeTimer = setTimeout(function () {
       var dead = socket;
       app.classList.add("offline");
@@ -484,6 +516,7 @@
   document.addEventListener("visibilitychange", markTheTab);
 
   function send(obj) {
+    if (ended) return false;
     if (!socket || socket.readyState !== 1) { showToast(app.getAttribute("data-offline-text") || "Reconnecting…"); return false; }
     obj.version = version;
     socket.send(JSON.stringify(obj));

@@ -396,5 +396,27 @@ def test_a_club_night_from_invite_to_leaderboard(browser: Any, club_server: str,
         _no_sideways_scroll(he_page)
         if name == "session":
             _standings_fit(he_page, phone=True)
+    # The owner removes Boris while his table page is open: the page stops following the table
+    # (no endless "Reconnecting…", no live-looking buttons) and says where to go; the invite
+    # link no longer lets him back in.
+    boris.goto(table_url)
+    boris.wait_for_selector("#table-root .felt")
+    owner.goto(club_url + "members/")
+    boris_row = owner.locator(f".memberrow[data-member='{boris_name.capitalize()}']")
+    boris_row.locator("summary").click()
+    owner.once("dialog", lambda d: d.accept())
+    with owner.expect_navigation():
+        boris_row.locator("button:has-text('Remove from the club')").click()
+    assert "come back only if a host says yes" in owner.inner_text(".messages")
+    ended = boris.wait_for_selector(".table-ended", timeout=15_000)
+    assert "no longer a member" in ended.inner_text()
+    assert ended.query_selector("a").get_attribute("href") == club_url[len(base):]
+    boris.wait_for_timeout(3000)
+    assert "offline" not in (boris.get_attribute("#table-app", "class") or "")
+    assert boris.evaluate("[...document.querySelectorAll('#table-app button')].every(b => b.disabled)")
+    screenshot(boris, "desktop-removed-from-the-club")
+    boris.goto(invite_link)
+    assert "removed you from this club" in boris.inner_text("main")
+    assert boris.locator("main form button[type=submit]").count() == 0
     for page in (owner, boris, nina, he_page):
         page.context.close()

@@ -1,0 +1,144 @@
+"""A removed member stays out until a host lets them back in; a declined request says so; the
+hosts see what former members hold; messages say what a role change did (session 33 audit)."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+from django.utils import timezone
+
+from club import selectors, services
+from club.models import JoinRequest, Membership
+from club.services import ClubError
+from tables import services as table_services
+from tests.club.helpers import club_with_people, make_user
+
+pytestmark = pytest.mark.django_db
+
+
+def _client(user=None) -> Client:
+    c = Client()
+    if user is not None:
+        c.force_login(user)
+    return c
+
+
+def _messages(res) -> list[str]:
+    return [str(m) for m in res.context["messages"]]
+
+
+def test_a_removed_member_cannot_walk_back_in_through_a_link() -> None:
+    p = club_with_people(chips=300)
+    invite = services.club_invite_create(club=p.club, by=p.host)
+    services.club_remove_member(club=p.club, by=p.host, user=p.member)
+    m = Membership.objects.get(club=p.club, user=p.member)
+    assert not m.active and m.removed
+    with pytest.raises(ClubError, match="removed you"):
+        services.club_join_by_invite(code=invite.code, user=p.member)
+    invite.refresh_from_db()
+    assert invite.uses == 0 and not selectors.is_member(club_id=p.club.pk, user=p.member)
+    # A request a host says yes to brings them back, chips and all; the mark goes.
+    req = services.club_request_join(club=p.club, user=p.member, message="sorry")
+    services.club_request_approve(join_request=req, by=p.host)
+    m.refresh_from_db()
+    assert m.active and not m.removed and m.balance == 300
+    # Leaving of one's own accord is not being removed: a link brings them back.
+    services.club_leave(club=p.club, user=p.member)
+    assert not Membership.objects.get(club=p.club, user=p.member).removed
+    assert services.club_join_by_invite(code=invite.code, user=p.member).active
+
+
+def test_the_join_page_tells_a_removed_member_why_and_once() -> None:
+    p = club_with_people()
+    invite = services.club_invite_create(club=p.club, by=p.host)
+    services.club_remove_member(club=p.club, by=p.host, user=p.member)
+    c = _client(p.member)
+    url = reverse("club_join", args=[invite.code])
+    page = c.get(url).content.decode()
+    assert "removed you from this club" in page and 'type="submit"' not in page.split("<main", 1)[-1].split("</main>")[0]
+    res = c.post(url, follow=True)
+    body = res.content.decode()
+    assert body.count("removed you from this club") == 1, "said once, not as a message and again on the page"
+    assert not selectors.is_member(club_id=p.club.pk, user=p.member)
+    # The club's about page says when, and offers the request (no "join at once with a link").
+    about = c.get(reverse("club_home", args=[p.club.pk])).content.decode()
+    assert "Only a host can let you back in" in about and "Ask to join" in about
+    assert "With an invite link from a host you can join at once" not in about
+
+
+def test_a_revoked_link_is_refused_once_on_the_page() -> None:
+    p = club_with_people()
+    invite = services.club_invite_create(club=p.club, by=p.host)
+    newcomer = make_user("newcomer")
+    c = _client(newcomer)
+    url = reverse("club_join", args=[invite.code])
+    assert "Join" in c.get(url).content.decode()
+    services.club_invite_revoke(invite=invite, by=p.host)
+    body = c.post(url, follow=True).content.decode()
+    assert body.count("This invite link is not valid any more") == 1
+
+
+def test_a_declined_request_is_said_and_can_be_sent_again() -> None:
+    p = club_with_people()
+    c = _client(p.outsider)
+    req = services.club_request_join(club=p.club, user=p.outsider)
+    services.club_request_decline(join_request=req, by=p.host)
+    about = c.get(reverse("club_home", args=[p.club.pk])).content.decode()
+    assert "declined your request" in about and "Ask to join" in about
+    # A month on, the old answer is not news any more.
+    JoinRequest.objects.filter(pk=req.pk).update(decided=timezone.now() - dt.timedelta(days=31))
+    assert "declined your request" not in c.get(reverse("club_home", args=[p.club.pk])).content.decode()
+    # A new request replaces the notice with "waiting".
+    JoinRequest.objects.filter(pk=req.pk).update(decided=timezone.now())
+    services.club_request_join(club=p.club, user=p.outsider)
+    about = c.get(reverse("club_home", args=[p.club.pk])).content.decode()
+    assert "declined your request" not in about and "is with the club" in about
+
+
+def test_hosts_see_former_members_chips_and_their_statements() -> None:
+    p = club_with_people(chips=400)
+    gone = make_user("gil")
+    Membership.objects.create(club=p.club, user=gone)
+    services.club_chips_grant(club=p.club, by=p.owner, user=gone, amount=250, reason="start")
+    services.club_leave(club=p.club, user=gone)
+    services.club_remove_member(club=p.club, by=p.host, user=p.member)
+    page = _client(p.host).get(reverse("club_members", args=[p.club.pk])).content.decode()
+    former = page.split("Former members", 1)[1]
+    assert 'data-former="Gil"' in former and 'data-former="Misha"' in former
+    assert "left " in former and "removed " in former and "250" in former
+    members = sum(m.balance for m in Membership.objects.filter(club=p.club, active=True))
+    assert f"Club chips held by members: <span class=\"num\" dir=\"ltr\">{members:,}</span>" in page
+    assert "by former members: <span class=\"num\" dir=\"ltr\">650</span>" in page  # 400 + 250
+    ledger = _client(p.host).get(reverse("club_ledger", args=[p.club.pk])).content.decode()
+    group = ledger.split('<optgroup label="Former members">', 1)[1].split("</optgroup>", 1)[0]
+    assert f'value="{gone.pk}"' in group and f'value="{p.member.pk}"' in group
+    # A plain member sees no former members.
+    plain = make_user("plain")
+    Membership.objects.create(club=p.club, user=plain)
+    assert "Former members" not in _client(plain).get(reverse("club_members", args=[p.club.pk])).content.decode()
+
+
+def test_role_changes_say_what_they_did() -> None:
+    p = club_with_people()
+    owner = _client(p.owner)
+    url = reverse("club_member_role", args=[p.club.pk, p.member.pk])
+    said = " ".join(_messages(owner.post(url, {"role": "host"}, follow=True)))
+    assert "is a host now" in said
+    said = " ".join(_messages(owner.post(url, {"role": "member"}, follow=True)))
+    assert "no longer a host" in said
+    said = " ".join(_messages(owner.post(url, {"role": "owner", "sure": "yes"}, follow=True)))
+    assert "owns the club now" in said and "one of its hosts" in said
+    assert Membership.objects.get(club=p.club, user=p.member).role == "owner"
+
+
+def test_a_host_short_of_club_chips_is_sent_to_the_members_page() -> None:
+    p = club_with_people(chips=0)
+    table = table_services.table_create(creator=p.host, name="T", small_blind=5, big_blind=10, club=p.club)
+    host_page = _client(p.host).get(reverse("table", args=[table.id])).content.decode()
+    assert "As a host you can give yourself chips" in host_page
+    assert reverse("club_members", args=[p.club.pk]) in host_page
+    member_page = _client(p.member).get(reverse("table", args=[table.id])).content.decode()
+    assert "A host can give you chips" in member_page and "As a host" not in member_page
