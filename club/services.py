@@ -238,6 +238,32 @@ def club_create(
     """Anyone signed in may found a club; they become its owner."""
     if not _signed_in(user):
         raise NotAllowed(_("Log in to create a club."))
+    name, description = _club_fields(name, description, language, default_game, default_speed)
+    with transaction.atomic():
+        club = Club.objects.create(
+            name=name, description=description, language=language, default_game=default_game,
+            default_speed=default_speed, created_by=user,
+        )
+        Membership.objects.create(club=club, user=user, role=Membership.Role.OWNER)
+    return club
+
+
+def club_update(
+    *, club: Club, by: Any, name: str, description: str = "", language: str = "en",
+    default_game: str = "PP", default_speed: str = "medium",
+) -> Club:
+    """The owner renames the club or changes its description, language and usual game and
+    speed (found by an audit: none of it could be changed after the club was made)."""
+    _require_owner(club, by)
+    name, description = _club_fields(name, description, language, default_game, default_speed)
+    with transaction.atomic():
+        Club.objects.filter(pk=club.pk).update(name=name, description=description, language=language,
+                                               default_game=default_game, default_speed=default_speed)
+    club.refresh_from_db()
+    return club
+
+
+def _club_fields(name: str, description: str, language: str, default_game: str, default_speed: str) -> tuple[str, str]:
     name = (name or "").strip()
     description = (description or "").strip()
     if not name:
@@ -252,13 +278,7 @@ def club_create(
         raise ClubError(_("Speed must be slow, medium or fast."))
     if default_game not in {code for code, _name in tables_port().games()}:
         raise ClubError(_("Unknown game %(game)s.") % {"game": default_game})
-    with transaction.atomic():
-        club = Club.objects.create(
-            name=name, description=description, language=language, default_game=default_game,
-            default_speed=default_speed, created_by=user,
-        )
-        Membership.objects.create(club=club, user=user, role=Membership.Role.OWNER)
-    return club
+    return name, description
 
 
 def club_invite_create(

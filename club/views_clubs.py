@@ -133,6 +133,31 @@ def club_new(request: HttpRequest) -> HttpResponse:
     return render(request, "club/club_new.html", {"form": form})
 
 
+@login_required
+def club_settings(request: HttpRequest, club_id: int) -> HttpResponse:
+    """The owner's page for the club's name, description, language and usual game and speed."""
+    club = _club(club_id)
+    membership = _member(request, club)
+    if membership.role != Membership.Role.OWNER:
+        raise PermissionDenied
+    if request.method == "POST":
+        form = ClubForm(request.POST)
+        if form.is_valid():
+            try:
+                services.club_update(club=club, by=request.user, **form.cleaned_data)
+            except services.ClubError as exc:
+                form.add_error(None, str(exc))
+            else:
+                messages.success(request, _("The club's settings are saved."))
+                return redirect("club_home", club_id=club.pk)
+    else:
+        form = ClubForm(initial={"name": club.name, "description": club.description, "language": club.language,
+                                 "default_game": club.default_game, "default_speed": club.default_speed})
+    context = _base(request, club, membership, "settings")
+    context["form"] = form
+    return render(request, "club/settings.html", context)
+
+
 # -- A club's front page ---------------------------------------------------------------------
 
 

@@ -142,3 +142,41 @@ def test_a_host_short_of_club_chips_is_sent_to_the_members_page() -> None:
     assert reverse("club_members", args=[p.club.pk]) in host_page
     member_page = _client(p.member).get(reverse("table", args=[table.id])).content.decode()
     assert "A host can give you chips" in member_page and "As a host" not in member_page
+
+
+def test_the_owner_changes_the_clubs_settings_and_nobody_else_can() -> None:
+    p = club_with_people()
+    url = reverse("club_settings", args=[p.club.pk])
+    owner = _client(p.owner)
+    page = owner.get(url).content.decode()
+    assert 'value="Thursday Club"' in page and 'aria-current="page">Settings<' in page
+    res = owner.post(url, {"name": "  Friday Club ", "description": "Now on Fridays", "language": "ru",
+                           "default_game": "NT", "default_speed": "fast"}, follow=True)
+    assert "settings are saved" in " ".join(_messages(res))
+    p.club.refresh_from_db()
+    assert (p.club.name, p.club.description, p.club.language, p.club.default_game, p.club.default_speed) == (
+        "Friday Club", "Now on Fridays", "ru", "NT", "fast")
+    # Bad input: said, nothing changed.
+    for bad in ({"name": ""}, {"name": "x" * 61}, {"language": "fr"}, {"default_game": "ZZ"}, {"default_speed": "warp"}):
+        data = {"name": "Other", "description": "", "language": "en", "default_game": "PP", "default_speed": "slow", **bad}
+        res = owner.post(url, data)
+        body = res.content.decode()
+        assert res.status_code == 200 and ("field--error" in body or "errorlist" in body), bad
+    p.club.refresh_from_db()
+    assert p.club.name == "Friday Club" and p.club.language == "ru"
+    # Hosts and members: 403; outsiders and anonymous visitors: not found / log in.
+    for who in (p.host, p.member):
+        assert _client(who).get(url).status_code == 403
+        assert _client(who).post(url, {"name": "Hijacked", "language": "en", "default_game": "PP",
+                                        "default_speed": "slow"}).status_code == 403
+        assert "Settings<" not in _client(who).get(reverse("club_home", args=[p.club.pk])).content.decode()
+    assert _client(p.outsider).get(url).status_code == 404
+    assert Client().get(url).status_code == 302
+    p.club.refresh_from_db()
+    assert p.club.name == "Friday Club"
+    with pytest.raises(services.NotAllowed):
+        services.club_update(club=p.club, by=p.host, name="Hijacked")
+    # The language is shown to whoever is invited.
+    invite = services.club_invite_create(club=p.club, by=p.owner)
+    assert "Club language: <bdi>Русский</bdi>" in Client().get(reverse("club_join", args=[invite.code])).content.decode()
+    assert "Club language: <bdi>Русский</bdi>" in _client(p.outsider).get(reverse("club_home", args=[p.club.pk])).content.decode()
