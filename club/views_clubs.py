@@ -633,7 +633,8 @@ def club_ledger_csv(request: HttpRequest, club_id: int) -> HttpResponse:
     entries.reverse()
     header = [_("When"), _("Member"), _("What"), _("Table"), _("Note"), _("Chips"), _("Balance")]
     rows = [[timezone.localtime(e.created).strftime("%Y-%m-%d %H:%M"), e.name,  # type: ignore[attr-defined]
-             e.get_kind_display(), e.table_id, e.note_text, e.amount, e.balance_after] for e in entries]
+             e.get_kind_display(), getattr(e, "table_name", "") or e.table_id or "",  # its name, as the page says
+             e.note_text, e.amount, e.balance_after] for e in entries]
     whose = [] if who is None else [selectors.display_name(who)]
     return csv_response(filename(club.name, _("Ledger"), *whose, timezone.localdate().isoformat()), header, rows)
 

@@ -141,6 +141,12 @@ def test_the_club_statement_downloads_whole_own_rows_for_members_everyones_for_h
     assert len(hosts) == 1 + 3 + 205
     one = _rows(_client(p.host).get(f"{url}?member={p.owner.pk}"))
     assert {r[1] for r in one[1:]} == {display_name(p.owner)}
+    # A buy-in's row names its table as the page does (found by an audit: it gave the id).
+    from tables import services as table_services
+
+    table = table_services.table_create(creator=p.host, name="Friday NLH", small_blind=5, big_blind=10, club=p.club)
+    table_services.table_take_seat(table_id=table.id, user=p.member, buy_in=400)
+    assert _rows(_client(p.member).get(url))[-1][3] == "Friday NLH"
     assert _client(p.outsider).get(url).status_code in (403, 404)
     page = _client(p.member).get(f"/clubs/{p.club.pk}/ledger/").content.decode()
     assert f'href="{url}"' in page and "the file has them all" in page
