@@ -263,6 +263,28 @@ def club_update(
     return club
 
 
+def club_deletable(club: Club) -> bool:
+    """A club nobody else ever joined, with no table and no chip ever moved: one made by
+    mistake or to try the site. Any other club keeps its history for good."""
+    from club.models import LedgerEntry
+
+    return (not Membership.objects.filter(club=club).exclude(role=Membership.Role.OWNER).exists()
+            and not LedgerEntry.objects.filter(club=club).exists()
+            and not Club.objects.filter(pk=club.pk, tables__isnull=False).exists())
+
+
+def club_delete(*, club: Club, by: Any) -> None:
+    """The owner deletes a club made by mistake (``club_deletable``; found by an audit: a trial
+    club stayed in "My clubs" for good)."""
+    _require_owner(club, by)
+    with transaction.atomic():
+        Club.objects.select_for_update().filter(pk=club.pk).first()
+        if not club_deletable(club):
+            raise ClubError(_("Only a club nobody else has joined, with no tables and no chips ever given, can be "
+                              "deleted."))
+        club.delete()
+
+
 def _club_fields(name: str, description: str, language: str, default_game: str, default_speed: str) -> tuple[str, str]:
     name = (name or "").strip()
     description = (description or "").strip()

@@ -20,6 +20,7 @@ urlpatterns = [
     path("clubs/<int:club_id>/leave/", views_clubs.club_leave, name="club_leave"),
     path("clubs/<int:club_id>/members/", views_clubs.club_members, name="club_members"),
     path("clubs/<int:club_id>/settings/", views_clubs.club_settings, name="club_settings"),
+    path("clubs/<int:club_id>/delete/", views_clubs.club_delete, name="club_delete"),
     path("clubs/<int:club_id>/members/<int:user_id>/chips/", views_clubs.member_chips, name="club_member_chips"),
     path("clubs/<int:club_id>/members/<int:user_id>/role/", views_clubs.member_role, name="club_member_role"),
     path("clubs/<int:club_id>/members/<int:user_id>/remove/", views_clubs.member_remove, name="club_member_remove"),

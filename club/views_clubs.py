@@ -155,7 +155,25 @@ def club_settings(request: HttpRequest, club_id: int) -> HttpResponse:
                                  "default_game": club.default_game, "default_speed": club.default_speed})
     context = _base(request, club, membership, "settings")
     context["form"] = form
+    context["deletable"] = services.club_deletable(club)
     return render(request, "club/settings.html", context)
+
+
+@require_POST
+@login_required
+def club_delete(request: HttpRequest, club_id: int) -> HttpResponseRedirect:
+    club = _club(club_id)
+    membership = _member(request, club)
+    if membership.role != Membership.Role.OWNER:
+        raise PermissionDenied
+    name = club.name
+    try:
+        services.club_delete(club=club, by=request.user)
+    except services.ClubError as exc:
+        _refused(request, exc)
+        return redirect("club_settings", club_id=club_id)
+    messages.success(request, _("%(club)s is deleted.") % {"club": name})
+    return redirect("my_clubs")
 
 
 # -- A club's front page ---------------------------------------------------------------------

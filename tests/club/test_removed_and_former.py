@@ -180,3 +180,35 @@ def test_the_owner_changes_the_clubs_settings_and_nobody_else_can() -> None:
     invite = services.club_invite_create(club=p.club, by=p.owner)
     assert "Club language: <bdi>Русский</bdi>" in Client().get(reverse("club_join", args=[invite.code])).content.decode()
     assert "Club language: <bdi>Русский</bdi>" in _client(p.outsider).get(reverse("club_home", args=[p.club.pk])).content.decode()
+
+
+def test_a_club_made_by_mistake_can_be_deleted_and_no_other() -> None:
+    founder = make_user("founder")
+    trial = services.club_create(user=founder, name="xxx")
+    services.club_invite_create(club=trial, by=founder)
+    c = _client(founder)
+    page = c.get(reverse("club_settings", args=[trial.pk])).content.decode()
+    assert reverse("club_delete", args=[trial.pk]) in page
+    res = c.post(reverse("club_delete", args=[trial.pk]), follow=True)
+    assert "xxx is deleted" in " ".join(_messages(res))
+    assert not Membership.objects.filter(club_id=trial.pk).exists()
+    # A club someone joined (even if they left), or where chips moved, or with a table, stays.
+    p = club_with_people()
+    assert reverse("club_delete", args=[p.club.pk]) not in _client(p.owner).get(
+        reverse("club_settings", args=[p.club.pk])).content.decode()
+    res = _client(p.owner).post(reverse("club_delete", args=[p.club.pk]), follow=True)
+    assert "can be deleted" in " ".join(_messages(res))
+    alone = services.club_create(user=founder, name="chips")
+    services.club_chips_grant(club=alone, by=founder, user=founder, amount=5, reason="me")
+    with pytest.raises(ClubError):
+        services.club_delete(club=alone, by=founder)
+    tabled = services.club_create(user=founder, name="tabled")
+    table_services.table_create(creator=founder, name="T", small_blind=5, big_blind=10, club=tabled)
+    with pytest.raises(ClubError):
+        services.club_delete(club=tabled, by=founder)
+    # Nobody but the owner deletes.
+    lone = services.club_create(user=founder, name="lone")
+    assert _client(p.member).post(reverse("club_delete", args=[lone.pk])).status_code == 404
+    with pytest.raises(services.NotAllowed):
+        services.club_delete(club=lone, by=p.owner)
+    assert Membership.objects.filter(club=lone).exists()
