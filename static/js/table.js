@@ -28,6 +28,7 @@
   function connect() {
     clearTimeout(reconnectTimer);
     if (ended) return;
+    pre = preAmount = null;  // a new socket: what was picked before may be for a turn already taken
     var mine = socket = new WebSocket(wsUrl());
     // Open is not enough: the table's picture comes first on every new socket, and "Reconnecting…"
     // stays until it does (a socket that opens and carries nothing is tried again).
@@ -366,7 +367,11 @@
   // still fits (a check where checking is allowed, else, for check/fold, a fold; a call only if
   // the call is still n). It is for this hand's next decision only: it goes once used, when it
   // no longer fits (a bet makes "Check" go, a raise changes "Call n"), or when the hand changes.
-  var pre = null, preAmount = null, preHand = null;
+  // It is also this street's only, and this socket's: a page that was away (a phone's socket
+  // lost) may have missed the turn it was for, which the player took on another device (found by
+  // an audit: a "Check/fold" ticked on a phone folded a later street's bet after the player had
+  // called from a laptop).
+  var pre = null, preAmount = null, preHand = null, prePhase = null;
   function handKey() { var c = root.querySelector(".commitment code"); return c ? c.getAttribute("title") : ""; }
   function markPre() {
     var group = root.querySelector(".pre");
@@ -378,7 +383,7 @@
     for (var i = 0; i < btns.length; i++) btns[i].setAttribute("aria-pressed", btns[i].getAttribute("data-pre") === pre ? "true" : "false");
   }
   function usePreAction(msg) {
-    if (pre && handKey() !== preHand) pre = preAmount = null;
+    if (pre && (handKey() !== preHand || feltPhase() !== prePhase)) pre = preAmount = null;
     if (pre && msg.my_turn && !root.querySelector("[data-draw]")) {
       var kind = pre, amount = preAmount, check = root.querySelector(".panel .act--check"),
         fold = root.querySelector(".panel .act--fold"), call = root.querySelector(".panel .act--call");
@@ -508,16 +513,21 @@
   // Another tab in front: the page's title says the player is to act, or that a seat opened at
   // the full table they watch ("● " before it), until the page is looked at again.
   var plainTitle = document.title, seatOpened = false;
+  // A seat on a break (a clock ran out, or the player asked for one) keeps "⏸ " before the
+  // title until "I'm back", in front or not: a multi-tabler sees which table is waiting for them
+  // (found by an audit: after a timeout in a background tab the title went back to plain).
   function markTheTab() {
     if (!document.hidden) seatOpened = false;  // seen
-    var want = (myTurn || seatOpened) && document.hidden ? "\u25CF " + plainTitle : plainTitle;
+    var onBreak = !!root.querySelector('[data-action="im_back"]');
+    var want = (myTurn || seatOpened) && document.hidden ? "\u25CF " + plainTitle
+      : onBreak ? "\u23F8 " + plainTitle : plainTitle;
     if (document.title !== want) document.title = want;
   }
   document.addEventListener("visibilitychange", markTheTab);
 
   function send(obj) {
     if (ended) return false;
-    if (!socket || socket.readyState !== 1) { showToast(app.getAttribute("data-offline-text") || "Reconnecting…"); return false; }
+    if (!socket || socket.readyState !== 1 || navigator.onLine === false) { showToast(app.getAttribute("data-offline-text") || "Reconnecting…"); return false; }
     obj.version = version;
     socket.send(JSON.stringify(obj));
     expectAnswer();
@@ -724,10 +734,22 @@
   }
   document.addEventListener("pointerdown", unlockAudio, true);
   document.addEventListener("keydown", unlockAudio, true);
+  // A page reached by a tap (sitting down reloads the page) may make sound at once: without this
+  // the first turn's chime was silent until the page was touched again (found by an audit).
+  if (navigator.userActivation && navigator.userActivation.hasBeenActive) unlockAudio();
+  // The switch is the same in every tab of the table(s): turned off in one, off in all.
+  window.addEventListener("storage", function (ev) {
+    if (ev.key === "pp-sound") {
+      soundOn = ev.newValue !== "off";
+      if (soundBox) soundBox.checked = soundOn;
+    }
+  });
   function chime(kind) {
     if (!soundOn || !soundBox) return;  // only a seated player's page has the switch
     app.setAttribute("data-chimes", String((parseInt(app.getAttribute("data-chimes") || "0", 10) || 0) + 1));
     app.setAttribute("data-last-chime", kind);
+    if (!audio && navigator.userActivation && navigator.userActivation.hasBeenActive) unlockAudio();
+    app.setAttribute("data-audio", audio ? "made" : "none");  // for the browser tests
     if (!audio) return;
     try {
       if (audio.state === "suspended") audio.resume();
@@ -780,6 +802,7 @@
       pre = pre === kind ? null : kind;
       preAmount = pre ? preBtn.getAttribute("data-amount") : null;
       preHand = handKey();
+      prePhase = feltPhase();
       markPre();
       return;
     }

@@ -386,11 +386,23 @@ def test_a_chime_when_the_turn_comes_and_near_the_end_of_the_clock(browser: Any,
     first = acting()
     other = pages[1] if first is pages[0] else pages[0]
     assert chimes(first) == 1 and first.locator("#table-app").get_attribute("data-last-chime") == "turn"
+    # The page was reached by a tap ("Take a seat"): the chime has its audio without another tap
+    # (found by an audit: the first turns were silent until the page was touched).
+    assert first.locator("#table-app").get_attribute("data-audio") == "made"
     assert chimes(other) == 0
+    # The switch is one for every tab: turned off in a second tab of the same browser, it is off
+    # in this one too without a reload.
+    second_tab = other.context.new_page()
+    second_tab.goto(other.url)
+    second_tab.locator("#table-sound").uncheck()
+    other.wait_for_function("() => !document.getElementById('table-sound').checked", timeout=5_000)
+    second_tab.close()
+    other.locator("#table-sound").check()  # ticked again: it plays once, what it sounds like
     other.locator("#table-sound").uncheck()  # turning it off plays nothing
+    quiet = chimes(other)
     first.locator("#table-root [data-action='call'], #table-root [data-action='check']").first.click()
     other.wait_for_selector("#table-root [data-action='check'], #table-root [data-action='call']", timeout=10_000)
-    assert chimes(other) == 0  # the turn came, the sound is off
+    assert chimes(other) == quiet  # the turn came, the sound is off
     before = int(other.locator("#table-root").get_attribute("data-version"))
     other.locator("#table-root [data-action='check'], #table-root [data-action='call']").first.click()
     for page in pages:  # both hold the flop's picture before anyone's turn is looked for
@@ -400,13 +412,13 @@ def test_a_chime_when_the_turn_comes_and_near_the_end_of_the_clock(browser: Any,
     # sound off, they check (no chime); then it is the first player's turn, and their clock runs
     # down (15 s here).
     if acting() is other:
-        assert chimes(other) == 0
+        assert chimes(other) == quiet
         other.locator("#table-root [data-action='check']").first.click()
     first.wait_for_function("() => +document.getElementById('table-app').getAttribute('data-chimes') >= 2",
                             timeout=10_000)
     first.wait_for_function(
         "() => document.getElementById('table-app').getAttribute('data-last-chime') === 'hurry'", timeout=20_000)
-    assert chimes(first) == 3 and chimes(other) == 0
+    assert chimes(first) == 3 and chimes(other) == quiet
     # The choice is kept in this browser: a reload finds the sound still off.
     other.reload()
     assert not other.locator("#table-sound").is_checked()
@@ -849,6 +861,65 @@ def test_check_or_fold_picked_before_the_turn_is_sent_when_it_comes(browser: Any
         page.wait_for_selector(".felt.phase-over", timeout=10_000)
     assert "folded" in page_sb.locator(".seat--me").inner_text()
     for page in pages:
+        page.context.close()
+
+
+def test_a_choice_picked_on_a_device_that_was_away_is_not_sent_on_a_later_street(browser: Any, classic_server: str) -> None:
+    """Heads-up Hold'em, the small blind on a laptop and a phone. On the flop the phone picks
+    "Check/fold" while the big blind decides; the phone's socket then carries nothing, and the
+    player calls the flop bet from the laptop. On the turn the big blind bets; the phone's socket
+    is replaced (a reconnect) and its picture shows the turn's bet: the old choice was for the
+    flop's decision, taken on the laptop, so nothing is sent and the player decides (found by an
+    audit: the phone folded the hand)."""
+    pages = _heads_up_dealt(browser, classic_server, ("ada", "bea"), "away")
+    sb = next(p for p in pages if p.locator(".seat--me.seat--acting").count())
+    bb = next(p for p in pages if p is not sb)
+    phone_ctx = browser.new_context(viewport=PHONE)
+    phone_ctx.add_cookies(sb.context.cookies())
+    phone = phone_ctx.new_page()
+    routes: list[Any] = []
+    deaf = {"on": False}
+
+    def route(ws: Any) -> None:
+        server = ws.connect_to_server()
+        first = not routes
+        routes.append(ws)
+        ws.on_message(lambda m: server.send(m))
+        server.on_message(lambda m: None if (first and deaf["on"]) else ws.send(m))
+
+    phone.route_web_socket(re.compile(r".*/ws/tables/\d+/.*"), route)
+    phone.goto(sb.url)
+    phone.wait_for_selector(".felt.phase-preflop")
+    sb.click(".panel .act--call")
+    bb.wait_for_selector(".panel .act--check", timeout=10_000)
+    bb.click(".panel .act--check")
+    for page in (sb, bb, phone):
+        page.wait_for_selector(".felt.phase-flop", timeout=10_000)
+    phone.click('[data-pre="check_fold"]')
+    assert phone.locator('[data-pre="check_fold"]').get_attribute("aria-pressed") == "true"
+    deaf["on"] = True  # the phone hears nothing more on this socket
+    bb.wait_for_selector("[data-sized-go]", timeout=10_000)
+    bb.click("[data-sized-go]")
+    sb.wait_for_selector(".panel .act--call", timeout=10_000)
+    sb.click(".panel .act--call")
+    bb.wait_for_selector(".felt.phase-turn [data-sized-go]", timeout=10_000)
+    bb.click("[data-sized-go]")
+    sb.wait_for_selector(".felt.phase-turn .panel .act--call", timeout=10_000)
+    assert phone.locator(".felt.phase-flop").count() == 1  # still the flop: it heard nothing
+    routes[0].close()  # the socket drops; the page opens a new one
+    phone.wait_for_selector(".felt.phase-turn .panel .act--call", timeout=15_000)
+    time.sleep(1.5)  # time for a wrongly kept choice to have been sent
+    assert len(routes) >= 2
+    assert sb.locator(".seat--me.seat--acting").count() == 1, "the player still decides on the turn"
+    assert "folded" not in sb.locator(".seat--me").inner_text()
+    # The browser knows it is offline: a tap is not sent into a dead socket, the page says so.
+    sb.context.set_offline(True)
+    sb.click(".panel .act--call")
+    assert sb.locator("#table-toast").inner_text() == "Reconnecting…"
+    time.sleep(1.0)
+    assert bb.locator(".felt.phase-turn").count() == 1 and sb.locator(".seat--me.seat--acting").count() == 1
+    sb.context.set_offline(False)
+    for page in (*pages, phone):
         page.context.close()
 
 

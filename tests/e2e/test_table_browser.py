@@ -252,10 +252,15 @@ def test_a_player_who_lets_the_clock_run_out_goes_on_a_break(browser: Any, fast_
     # The panel says why the button is there.
     assert "Your time ran out" in actor.locator(".panel__hint--timeout").inner_text()
     assert actor.locator(".panel__hint--timeout").is_visible()
+    # The tab's title says the seat waits for its player ("⏸ "), for a multi-tabler's tab strip.
+    assert actor.title().startswith("\u23f8 "), actor.title()
+    other = next(p for p in pages if p is not actor)
+    assert not other.title().startswith("\u23f8")
     # "I'm back" brings them back and a new hand is dealt to both.
     actor.click(".act--back")
     actor.wait_for_selector(".act--quiet", timeout=10_000)
     actor.wait_for_selector(".panel__hint--timeout", state="detached", timeout=10_000)
+    actor.wait_for_function("() => !document.title.startsWith('\u23f8')", timeout=5_000)
     for p in pages:
         p.context.close()
 
