@@ -252,7 +252,12 @@ class TableConsumer(AsyncWebsocketConsumer):
                 said = translation.gettext("Your chips ran out: you finished the freeze-out in place %(place)s.")
             await self.send_error(said % {"place": place})
             return
-        if event.get("stood_up") is True:
+        if event.get("stood_up") == "stalled":
+            await self.send_error(gettext_noop(
+                "The table dealt no hand for five minutes, so it stood you up. Your chips are back "
+                "in your bankroll; sit down again whenever you like."), translate=True)
+            return
+        if event.get("stood_up") in (True, "absent"):
             await self.send_error(gettext_noop(
                 "You were not dealt in for ten hands, so the table stood you up. Your chips are back "
                 "in your bankroll; sit down again whenever you like."), translate=True)

@@ -364,12 +364,13 @@ def broadcast_link_changed(table_id: int) -> None:
 
 
 def broadcast_access_changed(table_id: int, user_id: int, ended_session: str | None = None,
-                             stood_up: bool = False, out_place: int | None = None) -> None:
+                             stood_up: str = "", out_place: int | None = None) -> None:
     """Someone may no longer watch this table (they left or were removed from its club): their
     open sockets check again, and close if so. ``ended_session``: they logged out of that
     session, and its sockets close (their other sessions' stay open). ``stood_up``: the table
-    stood them up after hands without them (``tables.services._stand_up_the_long_absent``):
-    their pages say so. ``out_place``: their chips ran out in a freeze-out and they finished in
+    stood them up, "absent" after hands without them (``tables.services._stand_up_the_long_absent``)
+    or "stalled" when it dealt nothing for minutes (``stand_up_at_stalled_tables``): their pages
+    say so. ``out_place``: their chips ran out in a freeze-out and they finished in
     that place (``tables.freezeout``): their pages say so."""
     message: dict[str, Any] = {"type": "access.changed", "table_id": table_id, "user_id": user_id}
     if out_place:
@@ -377,7 +378,7 @@ def broadcast_access_changed(table_id: int, user_id: int, ended_session: str | N
     if ended_session:
         message["ended_session"] = ended_session
     if stood_up:
-        message["stood_up"] = True
+        message["stood_up"] = stood_up
     _send_table(table_id, message)
 
 

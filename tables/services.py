@@ -1115,7 +1115,7 @@ def stand_up_at_stalled_tables(*, now: dt.datetime | None = None, stalled: dt.ti
             for seat in idle:
                 log.info("table %s: %s stood up, the table dealt nothing for %s", table.id, seat.user_id, stalled)
                 _cash_out(table, seat)
-                transaction.on_commit(functools.partial(_tell_stood_up, table.id, seat.user_id))
+                transaction.on_commit(functools.partial(_tell_stood_up, table.id, seat.user_id, "stalled"))
             if idle:
                 _bump(table)
                 transaction.on_commit(_lobby_changed)
@@ -1129,10 +1129,13 @@ def _tell_out(table_id: int, user_id: int, place: int) -> None:
     broadcast_access_changed(table_id, user_id, out_place=place)
 
 
-def _tell_stood_up(table_id: int, user_id: int) -> None:
+def _tell_stood_up(table_id: int, user_id: int, why: str = "absent") -> None:
+    """``why``: "absent" (ten hands dealt without them) or "stalled" (the table dealt nothing
+    for five minutes): their pages say which (found by an audit: a table that never dealt said
+    "not dealt in for ten hands")."""
     from tables.live import broadcast_access_changed
 
-    broadcast_access_changed(table_id, user_id, stood_up=True)
+    broadcast_access_changed(table_id, user_id, stood_up=why)
 
 
 def _ready_seats(table: Table) -> list[Seat]:

@@ -86,15 +86,15 @@ def test_a_newcomer_is_not_counted_against_hands_dealt_before_they_sat() -> None
 def test_the_player_stood_up_is_told_so(monkeypatch: pytest.MonkeyPatch) -> None:
     from tables import live
 
-    told: list[tuple[int, int, bool]] = []
+    told: list[tuple[int, int, str]] = []
     monkeypatch.setattr(live, "broadcast_access_changed",
-                        lambda table_id, user_id, ended_session=None, stood_up=False: told.append((table_id, user_id, stood_up)))
+                        lambda table_id, user_id, ended_session=None, stood_up="": told.append((table_id, user_id, stood_up)))
     table, (a, b, c) = seated_table(n=3, game="NT")
     _break(table, c)
     _play_hands(table, services.ABSENT_HANDS)
     assert told == []
     _play_hands(table, 1)
-    assert told == [(table.id, c.pk, True)]
+    assert told == [(table.id, c.pk, "absent")]
 
 
 @pytest.mark.django_db(transaction=True)
@@ -111,18 +111,19 @@ async def test_a_stood_up_players_page_shows_why() -> None:
     await _next_state(comm)
     other = await _connect(table.id, a)
     await _next_state(other)
-    await database_sync_to_async(live.broadcast_access_changed)(table.id, c.pk, stood_up=True)
-    while True:
-        msg = json.loads(await comm.receive_from(timeout=3))
-        if msg["type"] == "error":
-            break
-    assert "stood you up" in msg["message"]
+    for why, words in (("absent", "not dealt in for ten hands"), ("stalled", "dealt no hand for five minutes")):
+        await database_sync_to_async(live.broadcast_access_changed)(table.id, c.pk, stood_up=why)
+        while True:
+            msg = json.loads(await comm.receive_from(timeout=3))
+            if msg["type"] == "error":
+                break
+        assert "stood you up" in msg["message"] and words in msg["message"], msg
     assert await other.receive_nothing(timeout=0.3) or json.loads(await other.receive_from())["type"] != "error"
     await comm.disconnect()
     await other.disconnect()
 
 
-def test_a_public_table_that_cannot_deal_frees_its_idle_seats_after_five_minutes() -> None:
+def test_a_public_table_that_cannot_deal_frees_its_idle_seats_after_five_minutes(django_capture_on_commit_callbacks) -> None:
     """Found by an audit: two of three players on a break (or broke) and no hand dealt, so the
     ten-hand rule never ran and the table stayed "full" to newcomers. After STALLED_TABLE with
     nothing dealt, the idle players stand up with their chips; the one ready to play stays."""
@@ -142,7 +143,10 @@ def test_a_public_table_that_cannot_deal_frees_its_idle_seats_after_five_minutes
     table.refresh_from_db()
     version = table.version
     later = timezone.now() + services.STALLED_TABLE + dt.timedelta(minutes=1)
-    assert services.stand_up_at_stalled_tables(now=later) == 2
+    with django_capture_on_commit_callbacks(execute=False) as hooks:
+        assert services.stand_up_at_stalled_tables(now=later) == 2
+    told = [h for h in hooks if getattr(h, "func", None) is services._tell_stood_up]
+    assert sorted(h.args for h in told) == sorted([(table.id, b.pk, "stalled"), (table.id, c.pk, "stalled")])
     assert list(Seat.objects.filter(table=table).values_list("user", flat=True)) == [a.pk]
     assert all(_bankroll(u) == before[u] + stacks[u] for u in (b, c))
     table.refresh_from_db()
