@@ -93,10 +93,16 @@ def lobby(request: HttpRequest) -> HttpResponse:
     everything = selectors.lobby_tables()
     asked = {k: v[:40] for k, v in request.GET.items() if k in LobbyFilter.base_fields and v}
     lobby_filter = LobbyFilter(asked or None)
-    tables = lobby_filter.keep(everything) if asked else everything
+    stacks = selectors.seats_of(user=request.user)
+    if asked:
+        # The player's own seats stay whatever the filter (found by an audit: filtering for
+        # Hold'em hid the stud table where it was their turn).
+        kept = {t.id for t in lobby_filter.keep(everything)}
+        tables = [t for t in everything if t.id in kept or t.id in stacks]
+    else:
+        tables = everything
     mine = selectors.private_tables_for(user=request.user)
     clubs = selectors.club_tables_seated(user=request.user)
-    stacks = selectors.seats_of(user=request.user)
     turns = selectors.turns_of(user=request.user, table_ids=list(stacks))
     breaks = selectors.breaks_of(user=request.user) if stacks else set()
     for t in [*tables, *mine, *clubs]:

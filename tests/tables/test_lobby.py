@@ -126,6 +126,12 @@ def test_lobby_filters_by_game_stakes_and_a_free_seat(client) -> None:
     for bad in ({"game": "XX"}, {"stakes": "1-2"}, {"stakes": "5-10", "game": "<script>"}):
         body = client.get(lobby, bad).content.decode()
         assert "could not be read" in body and len(_listed(body)) == 5 and "<script>" not in body
+    # A player's own public seat stays listed whatever the filter (an audit: filtering for
+    # Hold'em hid the Patch-Patch table where it was their turn).
+    filler = get_user_model().objects.get(username="fillone")
+    seated = _client_for(filler)
+    assert _listed(seated.get(lobby, {"game": "NT"}).content.decode()) == ["Hold 5-10", "Patch full", "Hold 25-50"]
+    assert _listed(client.get(lobby, {"game": "NT"}).content.decode()) == ["Hold 5-10", "Hold 25-50"]
 
 
 # ---------------------------------------------------------------------------------------------
