@@ -9,6 +9,7 @@ urlpatterns = [
     path("accounts/me/hands/", views_hands.my_hands, name="my_hands"),
     path("tables/new/", views_lobby.table_new, name="table_new"),
     path("tables/new/stakes/", views_lobby.stakes_help, name="stakes_help"),
+    path("tables/mine.json", views_lobby.my_tables, name="my_tables"),
     path("tables/<int:table_id>/", views_lobby.table_page, name="table"),
     path("tables/<int:table_id>/invite/", views_lobby.table_invite, name="table_invite"),
     path("tables/<int:table_id>/sit/", views_lobby.table_sit, name="table_sit"),

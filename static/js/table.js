@@ -1227,4 +1227,50 @@
   }
 
   connect();
+
+  // The player's other tables (templates/table.html #other-tables): each with "Your turn" when
+  // it waits for them, asked every few seconds while this page is in sight, at once when it
+  // comes back into sight (found by an audit: a multi-tabler on a phone, where one page is seen
+  // at a time, learnt of a turn at another table from nothing but the lobby, seconds late).
+  var others = document.getElementById("other-tables");
+  if (others && window.fetch) {
+    var otherList = others.querySelector("[data-other-list]");
+    var current = others.getAttribute("data-current"), otherTimer = null;
+    var drawOthers = function (rows) {
+      otherList.textContent = "";
+      var shown = 0;
+      for (var i = 0; i < rows.length; i++) {
+        if (String(rows[i].id) === current) continue;
+        var a = document.createElement("a");
+        a.href = rows[i].url;
+        a.className = "othertables__table" + (rows[i].turn ? " othertables__table--turn" : "");
+        var name = document.createElement("bdi");
+        name.textContent = rows[i].name;
+        a.appendChild(name);
+        var note = rows[i].turn ? others.getAttribute("data-turn-text") : rows[i].away ? others.getAttribute("data-away-text") : "";
+        if (note) {
+          var tag = document.createElement("span");
+          tag.className = "othertables__note";
+          tag.textContent = note;
+          a.appendChild(document.createTextNode(" "));
+          a.appendChild(tag);
+        }
+        otherList.appendChild(a);
+        shown++;
+      }
+      others.hidden = shown === 0;
+      others.setAttribute("data-turns", String(rows.filter(function (r) { return r.turn && String(r.id) !== current; }).length));
+    };
+    var askOthers = function () {
+      clearTimeout(otherTimer);
+      if (document.hidden || ended) return;
+      fetch(others.getAttribute("data-url"), { credentials: "same-origin", cache: "no-store" })
+        .then(function (r) { return r.ok ? r.json() : null; })
+        .then(function (data) { if (data && data.tables) drawOthers(data.tables); })
+        .catch(function () { /* asked again below */ })
+        .then(function () { otherTimer = setTimeout(askOthers, 4000); });
+    };
+    document.addEventListener("visibilitychange", function () { if (!document.hidden) askOthers(); });
+    askOthers();
+  }
 })();

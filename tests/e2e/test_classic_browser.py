@@ -923,6 +923,36 @@ def test_a_choice_picked_on_a_device_that_was_away_is_not_sent_on_a_later_street
         page.context.close()
 
 
+def test_a_table_page_shows_the_players_other_tables_and_where_it_is_their_turn(browser: Any, classic_server: str, screenshot: Any) -> None:
+    """Two players at two heads-up tables. Each table's page lists the player's other table, in
+    gold with "Your turn" while that table waits for them, plain once they have acted there."""
+    pages = _heads_up_dealt(browser, classic_server, ("cid", "dot"), "first")
+    first_url = pages[0].url
+    second_url = _open_table(pages[1], classic_server, "NT", f"second {uuid.uuid4().hex[:5]}")
+    pages[1].goto(first_url)  # opening the second table took this page away from the first
+    seconds = [p.context.new_page() for p in pages]
+    _sit_everyone(seconds, second_url)
+    for page in seconds:
+        page.wait_for_selector(".felt.phase-preflop", timeout=15_000)
+    waiting = next(p for p in seconds if p.locator(".seat--me.seat--acting").count())
+    player_first = pages[seconds.index(waiting)]  # the same player's page at the first table
+    player_first.bring_to_front()
+    strip = player_first.locator("#other-tables")
+    strip.locator(".othertables__table--turn").wait_for(timeout=10_000)
+    link = strip.locator(".othertables__table--turn")
+    assert link.get_attribute("href") == second_url[len(classic_server):] and "Your turn" in link.inner_text()
+    assert strip.locator(".othertables__table").count() == 1  # not the table it is on
+    screenshot(player_first, "other-tables-your-turn")
+    waiting.bring_to_front()
+    waiting.click(".panel .act--call")
+    player_first.bring_to_front()
+    strip.locator(".othertables__table--turn").wait_for(state="detached", timeout=10_000)
+    assert strip.locator(".othertables__table").count() == 1
+    assert first_url.endswith(waiting.locator("#other-tables .othertables__table").get_attribute("href"))
+    for page in pages:
+        page.context.close()
+
+
 def test_call_picked_before_the_turn_is_sent_only_while_the_call_is_the_same(browser: Any, classic_server: str, screenshot: Any) -> None:
     """Three-handed Hold'em. Before the flop the small blind, facing the big blind, picks "Call 5"
     while the button decides; the button calls and the small blind's call goes by itself. On the

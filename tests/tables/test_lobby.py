@@ -544,3 +544,41 @@ def test_the_chips_in_a_message_are_grouped_as_the_table_groups_them(lang: str, 
     c.post(reverse("table_sit", kwargs={"table_id": table.id}), {"buy_in": "1250"})
     res = c.post(reverse("table_leave", kwargs={"table_id": table.id}), follow=True)
     assert any(amount in m for m in _messages(res)), _messages(res)
+
+
+def test_my_tables_lists_each_seat_and_whose_turn_it_is(client) -> None:
+    """What a table page shows of the player's other tables (templates/table.html, table.js)."""
+    import json
+
+    ann, ben = _user("ann"), _user("ben")
+    one = _table(name="One", game="NT")
+    two = _table(name="Two", game="NT")
+    for t in (one, two):
+        for u in (ann, ben):
+            services.table_take_seat(table_id=t.id, user=u, buy_in=500)
+    assert json.loads(client.get(reverse("my_tables")).content) == {"tables": []}  # nobody logged in
+    res = _client_for(ann).get(reverse("my_tables"))
+    assert res["Cache-Control"] == "no-store"
+    rows = {r["name"]: r for r in json.loads(res.content)["tables"]}
+    assert set(rows) == {"One", "Two"} and rows["One"]["url"] == reverse("table", args=[one.id])
+    import datetime as dt
+
+    from django.utils import timezone
+
+    from rules_engine.games import get_variant
+    from tables.models import Hand
+
+    for t in (one, two):  # the deal's pause runs out: each table deals its first hand
+        services.table_expire(table_id=t.id, now=timezone.now() + dt.timedelta(hours=1))
+    turns = {who.username: {r["name"]: r["turn"] for r in
+                            json.loads(_client_for(who).get(reverse("my_tables")).content)["tables"]}
+             for who in (ann, ben)}
+    for name, table in (("One", one), ("Two", two)):
+        hand = Hand.objects.get(table=table, ended__isnull=True)
+        state = get_variant(hand.game).from_json(hand.state)
+        actor = hand.players[state.actors()[0]][1]
+        assert turns["ann"][name] == (actor == ann.pk) and turns["ben"][name] == (actor == ben.pk)
+        assert turns["ann"][name] != turns["ben"][name]
+    # The table page has the strip, for the script to fill.
+    page = _client_for(ann).get(reverse("table", args=[one.id])).content.decode()
+    assert f'id="other-tables" data-url="{reverse("my_tables")}" data-current="{one.id}"' in page
