@@ -120,7 +120,9 @@ def bankroll_to_table(*, user: AbstractBaseUser, amount: int, table_id: int) -> 
         raise ChipsError(_("A buy-in must be a positive number of chips."))
     profile = Profile.objects.select_for_update().get(user=user)
     if profile.bankroll < amount:
-        raise ChipsError(_("You have %(have)s chips; the buy-in is %(amount)s.") % {"have": profile.bankroll, "amount": amount})
+        # Grouped as everywhere else, and worded for adding chips too (an audit: "the buy-in is 1000").
+        raise ChipsError(_("Your bankroll has %(have)s chips; %(amount)s are needed.")
+                         % {"have": chips_text(profile.bankroll), "amount": chips_text(amount)})
     _bankroll_change(profile=profile, amount=-amount, kind=LedgerEntry.Kind.BUY_IN, table_id=table_id)
     LedgerEntry.objects.create(
         user=user, kind=LedgerEntry.Kind.BUY_IN, account=f"table:{table_id}", amount=amount,

@@ -125,17 +125,23 @@ def test_a_bad_hand_in_a_file_is_named_and_the_others_still_checked(client: Clie
     assert "every deck commitment holds" not in body
 
 
-def test_a_file_of_too_many_hands_is_sent_to_the_command_line(client: Client) -> None:
+def test_a_file_of_too_many_hands_has_its_first_hands_checked_and_the_rest_sent_to_the_command_line(
+        client: Client, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A long night's file (an audit: 328 hands) is not refused as if it did not replay: its
+    first hands are checked, and the page says how many were left for the command line."""
     from rules_engine.notation import join_phhs
-    from tables.views_replay import MAX_HANDS
+    from tables import views_replay
 
+    monkeypatch.setattr(views_replay, "MAX_HANDS", 3)
     text = _history()
-    several = "".join(join_phhs([(i, text) for i in range(1, MAX_HANDS + 2)]))
+    several = "".join(join_phhs([(i, text) for i in range(1, 6)]))
     upload = SimpleUploadedFile("night.phhs", several.encode())
     res = client.post("/hands/check/", {"file": upload})
     body = res.content.decode()
-    assert res.status_code == 400 and f"holds {MAX_HANDS + 1} hands" in body
-    assert "python -m rules_engine verify FILE.phhs" in body and "<tbody>" not in body
+    assert res.status_code == 200 and "This file holds 5 hands: the first 3 are checked here." in body
+    assert "python -m rules_engine verify FILE.phhs" in body and "does not replay" not in body
+    assert body.count("<tr>") + body.count("<tr ") == 1 + 3  # the header and three hands
+    assert "All 3 hands replay by the rules" in body
 
 
 @pytest.mark.parametrize("game", ["PP", "NT", "F7S", "F5D", "BB"])

@@ -355,6 +355,8 @@ def test_sit_with_more_than_the_bankroll_is_refused() -> None:
     assert any("You have 100 chips" in m for m in _messages(res))
     assert _bankroll(user) == 100
     assert not Seat.objects.exists()
+    with pytest.raises(ValueError, match="has 100 chips; 1,000 are needed"):  # grouped, as everywhere
+        bankroll_to_table(user=user, amount=1000, table_id=999)
 
 
 def test_sit_then_leave_returns_exact_chips_with_ledger_entries() -> None:
