@@ -244,7 +244,7 @@ def _shared_reads(table: Any, hand: Any, *, hand_only: bool = False) -> dict[str
     else:
         recent = list(Hand.objects.filter(table=table, ended__isnull=False).order_by("-number")
                       .values("id", "number", "game", "ended", "players", "result")[:10])
-        _add_winners(recent)
+        add_winners(recent)
         for h in recent:  # the links, once rather than twice per hand for every viewer
             h["href"] = reverse("hand_history", args=[table.id, h["number"]])
             h["phh_href"] = reverse("hand_history_phh", args=[table.id, h["number"]])
@@ -561,7 +561,7 @@ def with_shown_after(view: dict[str, Any], state: Any, shown: list[int]) -> dict
     return {**view, "players": players}
 
 
-def _add_winners(recent: list[dict[str, Any]]) -> None:
+def add_winners(recent: list[dict[str, Any]]) -> None:
     """Each finished hand's winners for the "last hands" list: who came out ahead and by how
     much (public: the result every viewer saw), ``{"name", "net"}``, biggest first."""
     from fractions import Fraction

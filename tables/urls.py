@@ -35,6 +35,7 @@ urlpatterns = [
     # Baseball (issue #8): sessions of 8 pots and their standings.
     path("tables/<int:table_id>/standings/", views_baseball.table_standings, name="table_standings"),
     path("tables/<int:table_id>/new-session/", views_baseball.table_new_session, name="table_new_session"),
+    path("tables/<int:table_id>/hands/", views_hands.table_hands, name="table_hands"),
     path("tables/<int:table_id>/hands/<int:number>/", views_hands.hand_history, name="hand_history"),
     path("tables/<int:table_id>/hands/<int:number>.phh", views_hands.hand_history_phh, name="hand_history_phh"),
     path("tables/<int:table_id>/hands.phhs", views_hands.table_hands_phhs, name="table_hands_phhs"),

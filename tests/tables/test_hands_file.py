@@ -116,3 +116,48 @@ def test_a_hand_page_links_the_hands_before_and_after() -> None:
     assert f'href="{reverse("hand_history", args=[table.id, first])}"' in page
     assert f'href="{reverse("hand_history", args=[table.id, numbers[2]])}"' in page
     assert nav(first)[:2] == (False, True) and nav(last)[:2] == (True, False)
+
+
+def test_the_tables_hands_page_lists_every_hand_pages_them_and_opens_one_by_number(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A watcher reads a long night's hands beyond the table's last ten: newest first, pages of
+    HANDS_PER_PAGE, "Go to hand #" (an audit: hand 150 of 370 was reachable one hand at a time)."""
+    import re
+
+    from tables import views_hands
+
+    table, users = seated_table(n=3, game="NT")
+    _play_hands(table, 5)
+    numbers = [h.number for h in Hand.objects.filter(table=table, ended__isnull=False).order_by("-number")]
+    assert len(numbers) >= 5
+    monkeypatch.setattr(views_hands, "HANDS_PER_PAGE", 2)
+    url = reverse("table_hands", args=[table.id])
+    page = _client().get(url).content.decode()
+    assert re.findall(r'<tr data-hand="(\d+)">', page) == [str(n) for n in numbers[:2]]
+    assert f"{len(numbers)} hands played, newest first." in page and "?page=last" in page
+    last = _client().get(url + "?page=last").content.decode()
+    pages = -(-len(numbers) // 2)
+    assert f"Page {pages} of {pages}" in last
+    assert re.findall(r'<tr data-hand="(\d+)">', last)[-1] == str(numbers[-1])
+    # Each row names its winners with what they won, as the table's last hands do.
+    hand = Hand.objects.get(table=table, number=numbers[0])
+    winners = [i for i, n in enumerate(hand.result["net"]) if n > 0]
+    assert winners and "+" in page.split(f'<tr data-hand="{numbers[0]}">', 1)[1].split("</tr>", 1)[0]
+    # Go to hand #: a hand that exists opens; one that does not is said, and nothing else.
+    res = _client().get(url, {"hand": f"#{numbers[2]}"})
+    assert res.status_code == 302 and res["Location"] == reverse("hand_history", args=[table.id, numbers[2]])
+    for bad in ("99999", "abc", "٣", "9" * 40, "-1"):
+        res = _client().get(url, {"hand": bad}, follow=True)
+        said = " ".join(str(m) for m in res.context["messages"])
+        assert "has no finished hand" in said and res.redirect_chain[-1][0] == url, bad
+    # The table page links to it.
+    assert f'href="{url}"' in _client(users[0]).get(reverse("table", args=[table.id])).content.decode()
+
+
+def test_a_private_tables_hands_page_is_only_for_those_who_may_watch() -> None:
+    table, users = seated_table(n=2, game="NT", is_public=False)
+    play_passively(table)
+    url = reverse("table_hands", args=[table.id])
+    assert _client(make_user("stranger")).get(url).status_code == 404
+    assert _client().get(url).status_code == 404
+    assert _client(users[0]).get(url).status_code == 200
+    assert _client().get(reverse("table_hands", args=[999999])).status_code == 404
