@@ -64,10 +64,6 @@
     };
   }
 
-  // A phone that slept, or changed networks, may come back to a socket that is gone (its close
-  // not yet noticed, or a retry many seconds away) or one that looks open and carries nothing.
-  // Back in sight or back online: a closed socket reconnects at once; an open one is asked for a
-  // fresh picture, and if nothing comes within a few seconds a new socket replaces it.
   function endTable(code) {
     ended = true;
     clearTimeout(reconnectTimer);
@@ -92,6 +88,10 @@
     app.insertBefore(note, app.firstChild);
   }
 
+  // A phone that slept, or changed networks, may come back to a socket that is gone (its close
+  // not yet noticed, or a retry many seconds away) or one that looks open and carries nothing.
+  // Back in sight or back online: a closed socket reconnects at once; an open one is asked for a
+  // fresh picture, and if nothing comes within a few seconds a new socket replaces it.
   function wakeUp() {
     if (document.hidden || ended) return;
     if (!socket || socket.readyState === 2 || socket.readyState === 3) {
