@@ -106,6 +106,11 @@ class TablesPort(Protocol):
         leaving (a seat in a hand leaves when the hand ends)."""
         ...
 
+    def end_other_sessions(self, *, user_id: int, keep_session: str) -> None:
+        """The password was changed: the table sockets the player's other browser sessions
+        opened at the tables where they sit close (this session's, ``keep_session``, stay)."""
+        ...
+
 
 class _NoTables:
     def games(self) -> list[tuple[str, str]]:
@@ -125,6 +130,9 @@ class _NoTables:
 
     def seated_to_stay(self, *, club_id: int, user_id: int) -> bool:
         return False
+
+    def end_other_sessions(self, *, user_id: int, keep_session: str) -> None:
+        return None
 
     def freezeouts(self, *, club_id: int, limit: int = 10) -> list[ClubFreezeout]:
         return []

@@ -25,6 +25,7 @@ from django.views.decorators.http import require_POST
 from club import selectors, services
 from club.forms import DisplayNameForm, SignupForm, ThrottledAuthenticationForm
 from club.models import LedgerEntry
+from club.ports import tables_port
 
 STATEMENT_ROWS = 100
 
@@ -137,7 +138,12 @@ def password_change(request: HttpRequest) -> HttpResponse:
         form = PasswordChangeForm(request.user, request.POST)
         if form.is_valid():
             user = form.save()
+            # This device's table sockets opened with the session key as it is before the
+            # change gives the session a new one: they stay, every other session's close (those
+            # sessions are no longer valid for pages; a socket opened before would go on).
+            keep = request.session.session_key or ""
             update_session_auth_hash(request, user)
+            tables_port().end_other_sessions(user_id=user.pk, keep_session=keep)
             messages.success(request, _("Your password is changed."))
             return redirect("profile")
         status = 400

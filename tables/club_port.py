@@ -60,6 +60,12 @@ class TablesForClubs:
 
         return freezeout_wins(club_id=club_id, limit=limit)
 
+    def end_other_sessions(self, *, user_id: int, keep_session: str) -> None:
+        from tables.live import broadcast_access_changed
+
+        for table_id in sorted(set(Seat.objects.filter(user_id=user_id).values_list("table_id", flat=True))):
+            broadcast_access_changed(table_id, user_id, keep_session=keep_session)
+
     def settle_member(self, *, club_id: int, user_id: int) -> None:
         from django.contrib.auth import get_user_model
 

@@ -262,6 +262,13 @@ class TableConsumer(AsyncWebsocketConsumer):
                 "You were not dealt in for ten hands, so the table stood you up. Your chips are back "
                 "in your bankroll; sit down again whenever you like."), translate=True)
             return
+        keep = event.get("keep_session")
+        if isinstance(keep, str) and keep:
+            session = self.scope.get("session")
+            if getattr(session, "session_key", None) != keep:
+                await self.send_error(gettext_noop("Your password was changed. Log in again to play on."), translate=True)
+                await self.close(code=4401)
+            return
         ended = event.get("ended_session")
         if ended is not None:
             session = self.scope.get("session")

@@ -364,14 +364,16 @@ def broadcast_link_changed(table_id: int) -> None:
 
 
 def broadcast_access_changed(table_id: int, user_id: int, ended_session: str | None = None,
-                             stood_up: str = "", out_place: int | None = None) -> None:
+                             stood_up: str = "", out_place: int | None = None, keep_session: str = "") -> None:
     """Someone may no longer watch this table (they left or were removed from its club): their
     open sockets check again, and close if so. ``ended_session``: they logged out of that
     session, and its sockets close (their other sessions' stay open). ``stood_up``: the table
     stood them up, "absent" after hands without them (``tables.services._stand_up_the_long_absent``)
     or "stalled" when it dealt nothing for minutes (``stand_up_at_stalled_tables``): their pages
     say so. ``out_place``: their chips ran out in a freeze-out and they finished in
-    that place (``tables.freezeout``): their pages say so."""
+    that place (``tables.freezeout``): their pages say so. ``keep_session``: they changed
+    their password in that session, and every other session's sockets close (found by an
+    audit: a socket opened before the change went on acting and chatting for them)."""
     message: dict[str, Any] = {"type": "access.changed", "table_id": table_id, "user_id": user_id}
     if out_place:
         message["out_place"] = out_place
@@ -379,6 +381,8 @@ def broadcast_access_changed(table_id: int, user_id: int, ended_session: str | N
         message["ended_session"] = ended_session
     if stood_up:
         message["stood_up"] = stood_up
+    if keep_session:
+        message["keep_session"] = keep_session
     _send_table(table_id, message)
 
 

@@ -222,6 +222,44 @@ async def test_other_origins_are_refused(three_handed: Any) -> None:
     assert not connected
 
 
+async def test_changing_the_password_closes_the_other_sessions_table_sockets() -> None:
+    # Found by an audit: a socket opened before a password change (on another device, or by
+    # whoever had the old password) went on chatting and acting for the player.
+    table, users = await database_sync_to_async(seated_table)(n=2)
+    hand, _ = await database_sync_to_async(current_state)(table)
+    player = await database_sync_to_async(user_for_index)(hand, 0)
+
+    def with_password() -> None:
+        player.set_password("old-felt-2026")
+        player.save()
+
+    await database_sync_to_async(with_password)()
+
+    def login() -> tuple[Client, bytes]:
+        client = Client()
+        client.force_login(player)
+        return client, f"{settings.SESSION_COOKIE_NAME}={client.cookies[settings.SESSION_COOKIE_NAME].value}".encode()
+
+    (changing_client, changing_cookie), (_other, other_cookie) = [await database_sync_to_async(login)() for _ in range(2)]
+    comms = []
+    for cookie in (changing_cookie, other_cookie):
+        headers = [(b"origin", b"http://testserver"), (b"host", b"testserver"), (b"cookie", cookie)]
+        comm = WebsocketCommunicator(application, f"/ws/tables/{table.id}/", headers=headers)
+        assert (await comm.connect())[0]
+        assert (await _next_state(comm))["type"] == "state"
+        comms.append(comm)
+    staying, other = comms
+    response = await database_sync_to_async(changing_client.post)(
+        "/accounts/me/password/", {"old_password": "old-felt-2026", "new_password1": "new-felt-2026-x",
+                                   "new_password2": "new-felt-2026-x"})
+    assert response.status_code == 302
+    said = json.loads(await other.receive_from(timeout=3))
+    assert said["type"] == "error" and "password was changed" in said["message"]
+    assert await other.receive_output(timeout=3) == {"type": "websocket.close", "code": 4401}
+    assert await staying.receive_nothing(timeout=0.3)  # the device that changed it plays on
+    await staying.disconnect()
+
+
 async def test_logging_out_closes_that_sessions_table_sockets_only() -> None:
     # Found by an audit: a tab left open after logging out kept receiving the player's cards
     # and could still act for them.
