@@ -83,6 +83,7 @@ class SignupForm(UserCreationForm):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["username"].widget.attrs["autocomplete"] = "username"
+        _left_to_right(self, "username", "password1", "password2")
         # Two names: found by an audit, a newcomer logged in with their display name.
         self.fields["username"].help_text = _(
             "What you log in with: letters, digits and @ . + - _ only. The tables show your display name.")
@@ -151,6 +152,17 @@ class _Throttled:
 
 class ThrottledAuthenticationForm(_Throttled, AuthenticationForm):
     """Django's login form, refusing attempts after too many failures."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        _left_to_right(self, "username", "password")
+
+
+def _left_to_right(form: forms.Form, *names: str) -> None:
+    """A username and a password are typed left to right on a Hebrew page too (found by an
+    audit: "bad user!" showed as "!bad user" in a right-to-left box)."""
+    for name in names:
+        form.fields[name].widget.attrs["dir"] = "ltr"
 
 
 class ThrottledAdminAuthenticationForm(_Throttled, AdminAuthenticationForm):
