@@ -498,3 +498,19 @@ def test_names_of_tables_clubs_and_notes_refuse_characters_that_print_nothing(cl
     assert Club.objects.get().name == "Inj X-Club"  # one line
     res = client.post(reverse("rename"), {"display_name": "\ufffd\ufffd"})
     assert res.status_code == 400 and Profile.objects.get(user__username="namer").display_name == "Namer"
+
+
+def test_usernames_and_passwords_are_typed_left_to_right_on_a_hebrew_page(client) -> None:
+    """An audit: "bad user!" showed as "!bad user" in a right-to-left box."""
+    import re
+
+    client.cookies["lang"] = "he"
+    for url, names in ((reverse("signup"), ("username", "password1", "password2")),
+                       (reverse("login"), ("username", "password"))):
+        page = client.get(url).content.decode()
+        assert 'dir="rtl"' in page
+        for name in names:
+            tag = re.search(rf'<input[^>]*name="{name}"[^>]*>', page)
+            assert tag and 'dir="ltr"' in tag.group(0), (url, name)
+        display = re.search(r'<input[^>]*name="display_name"[^>]*>', page)
+        assert display is None or 'dir="ltr"' not in display.group(0)  # a name may be Hebrew
