@@ -11,7 +11,6 @@ from django.contrib import messages
 from django.contrib.auth import login, update_session_auth_hash
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
-from django.contrib.auth.forms import PasswordChangeForm
 from django.db import transaction
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
@@ -23,7 +22,12 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from club import selectors, services
-from club.forms import DisplayNameForm, SignupForm, ThrottledAuthenticationForm
+from club.forms import (
+    DisplayNameForm,
+    SignupForm,
+    ThrottledAuthenticationForm,
+    ThrottledPasswordChangeForm,
+)
 from club.models import LedgerEntry
 from club.ports import tables_port
 
@@ -135,7 +139,7 @@ def rename(request: HttpRequest) -> HttpResponse:
 def password_change(request: HttpRequest) -> HttpResponse:
     """Change the password, with the old one; the player stays logged in on this device."""
     if request.method == "POST":
-        form = PasswordChangeForm(request.user, request.POST)
+        form = ThrottledPasswordChangeForm(request.user, request.POST, request=request)
         if form.is_valid():
             user = form.save()
             # This device's table sockets opened with the session key as it is before the
@@ -148,7 +152,7 @@ def password_change(request: HttpRequest) -> HttpResponse:
             return redirect("profile")
         status = 400
     else:
-        form = PasswordChangeForm(request.user)
+        form = ThrottledPasswordChangeForm(request.user, request=request)
         status = 200
     for name, auto in (("old_password", "current-password"), ("new_password1", "new-password"), ("new_password2", "new-password")):
         form.fields[name].widget.attrs["autocomplete"] = auto

@@ -392,6 +392,25 @@ def test_a_player_changes_their_password_and_stays_logged_in(client) -> None:
     assert _login(client, "erez", new).status_code == 302
 
 
+def test_old_password_guesses_count_as_failed_logins(client) -> None:
+    """An audit: twelve wrong old passwords, then the right one, and a borrowed session had the
+    account. After throttle.LIMIT wrong ones the page waits, the right one too, and nothing
+    changes; the guesses count against logging in as well."""
+    user = _user()
+    assert _login(client, "erez", GOOD_PASSWORD).status_code == 302
+    new = "tens-full-of-aces-9"
+    for _ in range(throttle.LIMIT):
+        bad = {"old_password": "nope-nope-nope", "new_password1": new, "new_password2": new}
+        assert client.post(reverse("password_change"), bad, REMOTE_ADDR="10.0.0.1").status_code == 400
+    res = client.post(reverse("password_change"), {"old_password": GOOD_PASSWORD, "new_password1": new,
+                                                   "new_password2": new}, REMOTE_ADDR="10.0.0.1")
+    assert res.status_code == 400 and "Too many failed logins" in res.content.decode()
+    user.refresh_from_db()
+    assert user.check_password(GOOD_PASSWORD)
+    client.post(reverse("logout"))
+    assert "Too many failed logins" in _login(client, "erez", GOOD_PASSWORD).content.decode()
+
+
 # ---------------------------------------------------------------------------------------------
 # Times in the reader's time zone
 
