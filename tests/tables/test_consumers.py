@@ -222,6 +222,26 @@ async def test_other_origins_are_refused(three_handed: Any) -> None:
     assert not connected
 
 
+async def _two_sessions_at(table, player) -> list[tuple[Client, WebsocketCommunicator]]:
+    """The player logged in twice (two devices), each session with a socket open at the table
+    and its first picture read."""
+
+    def login() -> tuple[Client, bytes]:
+        client = Client()
+        client.force_login(player)
+        return client, f"{settings.SESSION_COOKIE_NAME}={client.cookies[settings.SESSION_COOKIE_NAME].value}".encode()
+
+    out = []
+    for _ in range(2):
+        client, cookie = await database_sync_to_async(login)()
+        headers = [(b"origin", b"http://testserver"), (b"host", b"testserver"), (b"cookie", cookie)]
+        comm = WebsocketCommunicator(application, f"/ws/tables/{table.id}/", headers=headers)
+        assert (await comm.connect())[0]
+        assert (await _next_state(comm))["type"] == "state"
+        out.append((client, comm))
+    return out
+
+
 async def test_changing_the_password_closes_the_other_sessions_table_sockets() -> None:
     # Found by an audit: a socket opened before a password change (on another device, or by
     # whoever had the old password) went on chatting and acting for the player.
@@ -235,20 +255,7 @@ async def test_changing_the_password_closes_the_other_sessions_table_sockets() -
 
     await database_sync_to_async(with_password)()
 
-    def login() -> tuple[Client, bytes]:
-        client = Client()
-        client.force_login(player)
-        return client, f"{settings.SESSION_COOKIE_NAME}={client.cookies[settings.SESSION_COOKIE_NAME].value}".encode()
-
-    (changing_client, changing_cookie), (_other, other_cookie) = [await database_sync_to_async(login)() for _ in range(2)]
-    comms = []
-    for cookie in (changing_cookie, other_cookie):
-        headers = [(b"origin", b"http://testserver"), (b"host", b"testserver"), (b"cookie", cookie)]
-        comm = WebsocketCommunicator(application, f"/ws/tables/{table.id}/", headers=headers)
-        assert (await comm.connect())[0]
-        assert (await _next_state(comm))["type"] == "state"
-        comms.append(comm)
-    staying, other = comms
+    (changing_client, staying), (_other, other) = await _two_sessions_at(table, player)
     response = await database_sync_to_async(changing_client.post)(
         "/accounts/me/password/", {"old_password": "old-felt-2026", "new_password1": "new-felt-2026-x",
                                    "new_password2": "new-felt-2026-x"})
@@ -267,20 +274,7 @@ async def test_logging_out_closes_that_sessions_table_sockets_only() -> None:
     hand, _ = await database_sync_to_async(current_state)(table)
     player = await database_sync_to_async(user_for_index)(hand, 0)
 
-    def login() -> tuple[Client, bytes]:
-        client = Client()
-        client.force_login(player)
-        return client, f"{settings.SESSION_COOKIE_NAME}={client.cookies[settings.SESSION_COOKIE_NAME].value}".encode()
-
-    (leaving_client, leaving_cookie), (_other, other_cookie) = [await database_sync_to_async(login)() for _ in range(2)]
-    comms = []
-    for cookie in (leaving_cookie, other_cookie):
-        headers = [(b"origin", b"http://testserver"), (b"host", b"testserver"), (b"cookie", cookie)]
-        comm = WebsocketCommunicator(application, f"/ws/tables/{table.id}/", headers=headers)
-        assert (await comm.connect())[0]
-        assert (await _next_state(comm))["type"] == "state"
-        comms.append(comm)
-    leaving, staying = comms
+    (leaving_client, leaving), (_other, staying) = await _two_sessions_at(table, player)
     response = await database_sync_to_async(leaving_client.post)("/accounts/logout/")
     assert response.status_code in (200, 302)
     said = json.loads(await leaving.receive_from(timeout=3))
