@@ -33,6 +33,9 @@ RATE_CAPACITY = 20  # messages allowed in a burst
 RATE_REFILL_PER_S = 8.0  # sustained messages per second
 CHAT_CAPACITY = 5  # chat lines allowed in a burst
 CHAT_REFILL_PER_S = 0.5  # sustained: a line every two seconds
+# At most this many other sockets of the process get their picture drawn with an action (the
+# actor's answer waits for them); a crowd of spectators beyond it is drawn by the fan-out.
+DRAWN_WITH_ACTION = 8
 
 
 def _db(func: Any) -> Any:
@@ -161,8 +164,19 @@ class TableConsumer(AsyncWebsocketConsumer):
         # pictures: the next picture they see shows what their action did (or they are told why
         # it was refused), never a table that moved on without it, on which they would act again.
         self._acting = True
+        # The other sockets of this process watching the table get their pictures of the new
+        # version drawn in the same hop to a thread, right after the actor's (from the rows the
+        # writer primed), and the fan-out's drawing of that version waits for this hop instead of
+        # drawing them again in a hop of its own (``_Fanout.acting``).
+        watched = self._fanout.tables.get(self.table_id)
+        others = ([c for c in list(watched.consumers) if c is not self and getattr(c, "_accepted", False)]
+                  [:DRAWN_WITH_ACTION] if watched is not None else [])
+        if watched is not None:
+            watched.acting += 1
         try:
-            new_version, snap = await _db(_act_and_draw)(self.table_id, user, message, self.language)
+            new_version, snap, snaps = await _db(_act_and_draw)(
+                self.table_id, user, message, self.language,
+                [(c.scope.get("user"), c.language) for c in others])
         except services.StaleVersion as exc:
             await self.send_error(str(exc))
             await self.send_snapshot(force=True)
@@ -180,7 +194,16 @@ class TableConsumer(AsyncWebsocketConsumer):
                 await self.send_snapshot(hint=new_version)
             else:
                 await self.deliver(snap)
+            for other, picture in zip(others, snaps, strict=True):
+                if picture is _FAILED:
+                    continue  # logged; the fan-out draws it again (its version is still wanted)
+                try:
+                    await other.deliver(picture, held=True)
+                except Exception:
+                    log.warning("table %s: could not send a picture", self.table_id, exc_info=True)
         finally:
+            if watched is not None:
+                self._fanout.done_acting(self.table_id, watched)
             self._acting = False
             held, self._held = self._held, None
             if held is not None:
@@ -392,13 +415,14 @@ async def _after_redis_trouble(lost: bool) -> None:
 class _Watched:
     """One table as the fan-out watches it."""
 
-    __slots__ = ("busy", "consumers", "joined", "lock", "want")
+    __slots__ = ("acting", "busy", "consumers", "joined", "lock", "want")
 
     def __init__(self) -> None:
         self.consumers: weakref.WeakSet[TableConsumer] = weakref.WeakSet()
         self.lock = asyncio.Lock()  # joins and leaves of the group, one at a time
         self.joined = False
         self.busy = False  # pictures being drawn
+        self.acting = 0  # actions on their way in this process, each drawing the others' pictures
         self.want: tuple[int, bool] | None = None  # the latest version that came meanwhile
 
 
@@ -644,12 +668,26 @@ class _Fanout:
         if kind != "table.changed" or not isinstance(version, int) or isinstance(version, bool):
             return
         hand_only = message.get("hand_only") is True
-        if watched.busy:
+        if watched.busy or watched.acting:
             if watched.want is None or version > watched.want[0]:
                 watched.want = (version, hand_only)
             return
+        self._draw_soon(table_id, watched, version, hand_only)  # type: ignore[arg-type]
+
+    def _draw_soon(self, table_id: int, watched: _Watched, version: int, hand_only: bool) -> None:
+        if not any(c.last_version < version for c in list(watched.consumers)):
+            return  # every socket has it already (drawn with the action that made it)
         watched.busy = True
-        self._spawn(self._draw(table_id, watched, version, hand_only))  # type: ignore[arg-type]
+        self._spawn(self._draw(table_id, watched, version, hand_only))
+
+    def done_acting(self, table_id: int, watched: _Watched) -> None:
+        """An action of one of this process's sockets came back (taken or refused): a version
+        announced meanwhile is drawn now for whoever does not have it yet."""
+        watched.acting -= 1
+        if watched.acting or watched.busy or watched.want is None:
+            return
+        (version, hand_only), watched.want = watched.want, None
+        self._draw_soon(table_id, watched, version, hand_only)
 
     async def _draw(self, table_id: int, watched: _Watched, version: int, hand_only: bool) -> None:
         try:
@@ -753,15 +791,18 @@ def _act(table_id: int, user: Any, message: dict[str, Any], language: str) -> in
         return services.table_act(table_id=table_id, user=user, message=message).version
 
 
-def _act_and_draw(table_id: int, user: Any, message: dict[str, Any], language: str) -> tuple[int, Any]:
-    """The action, then the player's picture of the version it made, in one hop to a thread.
-    The action is taken whatever happens to the drawing (``_FAILED``: draw it again)."""
+def _act_and_draw(table_id: int, user: Any, message: dict[str, Any], language: str,
+                  others: list[tuple[Any, str]] | None = None) -> tuple[int, Any, list[Any]]:
+    """The action, then the player's picture of the version it made, then the pictures of the
+    process's other viewers of the table (``others``: their users and languages), in one hop to
+    a thread. The action is taken whatever happens to the drawing (``_FAILED``: draw it again)."""
     version = _act(table_id, user, message, language)
     try:
-        return version, _render(table_id, user, language, version)
+        mine = _render(table_id, user, language, version)
     except Exception:
         log.exception("table %s: could not draw the actor's picture", table_id)
-        return version, _FAILED
+        mine = _FAILED
+    return version, mine, _render_many(table_id, others, version, False) if others else []
 
 
 def _render(table_id: int, user: Any, language: str, hint: int | None = None,

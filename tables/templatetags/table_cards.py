@@ -176,14 +176,16 @@ def _banked() -> str:
 def _status(s: Any, phase: str) -> str:
     if s.folded:
         return _t("folded")
-    if s.all_in:
-        return _t("all-in")
+    # An all-in player arranges like everyone else: "arranging", then "ready", as the others'
+    # seats say (found by an audit: their seat said "all-in" while they were arranging).
     if s.acting and phase == "arrange":
         return _t("arranging") + (_banked() if s.banked else "")
-    if s.acting:
-        return _t("to act") + ' <span class="clock" data-clock></span>' + (_banked() if s.banked else "")
     if s.arranged and phase == "arrange":
         return _t("ready")
+    if s.all_in:
+        return _t("all-in")
+    if s.acting:
+        return _t("to act") + ' <span class="clock" data-clock></span>' + (_banked() if s.banked else "")
     if s.act and phase != "over" and not (s.act == "bet" and s.bet):  # "bet 105" says it already
         return f'<span class="seat__act">{_t(s.act)}</span>'
     if s.leaving and s.in_hand and phase not in ("", "over"):

@@ -190,3 +190,80 @@ async def test_an_action_taken_is_answered_even_when_its_picture_fails_once(monk
     assert len(calls) >= 2
     for c in comms:
         await c.disconnect()
+
+
+async def test_the_other_local_viewers_get_an_actions_picture_from_its_own_hop(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A player's action is drawn for this process's other sockets watching the table in the
+    hop that took it: every one of them gets that version, the fan-out draws nothing more for
+    it, and each picture is that viewer's own (a spectator's shows no player's cards)."""
+    table, users = await database_sync_to_async(seated_table)(n=3)
+    comms = {u.pk: await _connect(table.id, u) for u in users}
+    spectator = await _connect(table.id)
+    for c in [*comms.values(), spectator]:
+        await _next_state(c)
+    hand, state = await database_sync_to_async(current_state)(table)
+    idx = state.actors()[0]
+    actor = await database_sync_to_async(user_for_index)(hand, idx)
+    fanned: list[int] = []
+    real_draw = consumers._Fanout._draw
+
+    async def counting(self: Any, table_id: int, watched: Any, version: int, hand_only: bool) -> None:
+        fanned.append(version)
+        await real_draw(self, table_id, watched, version, hand_only)
+
+    monkeypatch.setattr(consumers._Fanout, "_draw", counting)
+    await database_sync_to_async(table.refresh_from_db)()
+    kinds = [a.kind for a in state.legal_actions(idx)]
+    choice = next(k for k in ("check", "call") if k in kinds)
+    await comms[actor.pk].send_to(text_data=json.dumps({"action": choice, "version": table.version}))
+    pictures = {pk: await _next_state(c) for pk, c in comms.items()}
+    seen = await _next_state(spectator)
+    assert {p["version"] for p in [*pictures.values(), seen]} == {table.version + 1}
+    assert len({p["html"] for p in [*pictures.values(), seen]}) == 4  # each viewer's own
+    for c in [*comms.values(), spectator]:
+        assert [m for m in await _drain(c) if m["type"] == "state"] == []  # nothing twice
+    assert fanned == []  # the fan-out drew nobody for that version: the action's hop did
+    for c in [*comms.values(), spectator]:
+        await c.disconnect()
+
+
+async def test_a_change_announced_while_an_action_is_on_its_way_is_drawn_after_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The fan-out waits for an action of this process on the same table, then draws what was
+    announced meanwhile for whoever does not have it: a spectator sees both changes, in order."""
+    import threading
+
+    table, users = await database_sync_to_async(seated_table)(n=3)
+    hand, state = await database_sync_to_async(current_state)(table)
+    while state.phase != "arrange":  # everyone arranges at once: two players can act together
+        await _act(table)
+        hand, state = await database_sync_to_async(current_state)(table)
+    a = await database_sync_to_async(user_for_index)(hand, 0)
+    b = await database_sync_to_async(user_for_index)(hand, 1)
+    comm = await _connect(table.id, a)
+    spectator = await _connect(table.id)
+    first = await _next_state(comm)
+    await _next_state(spectator)
+    go = threading.Event()
+    on_its_way = threading.Event()
+    real_act = consumers._act
+
+    def slow_act(*args: Any) -> int:
+        on_its_way.set()
+        assert go.wait(10)
+        return real_act(*args)
+
+    monkeypatch.setattr(consumers, "_act", slow_act)
+    await comm.send_to(text_data=json.dumps({"action": "done", "version": first["version"]}))
+    assert await asyncio.to_thread(on_its_way.wait, 10)
+    other = await database_sync_to_async(services.table_act)(
+        table_id=table.id, user=b, message={"action": "done", "version": first["version"]})
+    # B's change (from another process, say) waits for A's action to come back.
+    assert await spectator.receive_nothing(timeout=0.3)
+    go.set()
+    answer = await _next_state(comm)
+    assert answer["version"] == other.version + 1
+    got = [await _next_state(spectator)]
+    got += [m for m in await _drain(spectator) if m["type"] == "state"]
+    assert [m["version"] for m in got] == [other.version + 1]  # the latest, once; never older after it
+    await comm.disconnect()
+    await spectator.disconnect()

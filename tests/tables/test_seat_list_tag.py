@@ -21,7 +21,8 @@ from tables.templatetags.table_cards import _banked
 from tests.tables.helpers import act_once, seated_table
 
 # The loop as templates/table.html had it before {% seat_list %}, with the seated player's user id
-# (``data-user``, which the page uses to mark a player who is away) added since.
+# (``data-user``, which the page uses to mark a player who is away) added since, and an all-in
+# player's seat saying "arranging" and "ready" while they arrange, as the others' seats do.
 LOOP = """      {% for s in seat_rows %}
       <li class="seat{% if s.empty %} seat--empty{% endif %}{% if s.me %} seat--me{% endif %}{% if s.acting %} seat--acting{% endif %}{% if s.folded %} seat--folded{% endif %}"{% if s.empty %} data-seat="{{ s.no }}"{% endif %}{% if s.me and not s.empty and not bb %} data-stack="{{ s.stack|stringformat:'d' }}"{% if s.in_hand or s.folded %}{% if phase and phase != "over" %} data-dealt{% endif %}{% endif %}{% endif %}{% if not s.empty and s.user_id is not None %} data-user="{{ s.user_id }}"{% endif %}>
         {% if s.empty %}
@@ -32,7 +33,7 @@ LOOP = """      {% for s in seat_rows %}
           <span class="seat__stack{% if bb and s.stack|stringformat:'s'|slice:':1' == '-' %} is-negative{% endif %}"{% if bb %} title="{% translate 'Balance in units' %}"{% endif %}><bdi dir="ltr">{{ s.stack|chips }}</bdi></span>
           {% if s.bet %}<span class="seat__bet">{% translate "bet" %} <bdi dir="ltr">{{ s.bet|chips }}</bdi></span>{% endif %}
           <span class="seat__status">
-            {% if s.folded %}{% translate "folded" %}{% elif s.all_in %}{% translate "all-in" %}{% elif s.acting and phase == "arrange" %}{% translate "arranging" %}{% if s.banked %}{{ bank_mark }}{% endif %}{% elif s.acting %}{% translate "to act" %} <span class="clock" data-clock></span>{% if s.banked %}{{ bank_mark }}{% endif %}{% elif s.arranged and phase == "arrange" %}{% translate "ready" %}{% elif s.act and phase != "over" and s.act != "bet" or s.act == "bet" and not s.bet and phase != "over" %}<span class="seat__act">{% translate s.act %}</span>{% elif s.leaving and s.in_hand and phase and phase != "over" %}{% translate "leaves after this hand" %}{% elif s.sitting_out and s.in_hand and phase and phase != "over" %}{% translate "break after this hand" %}{% elif s.sitting_out %}{% translate "on a break" %}{% elif s.stack == 0 and s.waiting or s.stack == 0 and s.wait_bb or s.stack == 0 and phase == "over" or s.stack == 0 and not phase %}{% translate "out of chips" %}{% elif s.short and s.waiting or s.short and s.wait_bb or s.short and phase == "over" or s.short and not phase %}{% translate "short of a big blind: add chips" %}{% elif s.wait_bb %}{% translate "waits for the big blind" %}{% elif s.waiting %}{% translate "waits for the next hand" %}{% endif %}
+            {% if s.folded %}{% translate "folded" %}{% elif s.acting and phase == "arrange" %}{% translate "arranging" %}{% if s.banked %}{{ bank_mark }}{% endif %}{% elif s.arranged and phase == "arrange" %}{% translate "ready" %}{% elif s.all_in %}{% translate "all-in" %}{% elif s.acting %}{% translate "to act" %} <span class="clock" data-clock></span>{% if s.banked %}{{ bank_mark }}{% endif %}{% elif s.act and phase != "over" and s.act != "bet" or s.act == "bet" and not s.bet and phase != "over" %}<span class="seat__act">{% translate s.act %}</span>{% elif s.leaving and s.in_hand and phase and phase != "over" %}{% translate "leaves after this hand" %}{% elif s.sitting_out and s.in_hand and phase and phase != "over" %}{% translate "break after this hand" %}{% elif s.sitting_out %}{% translate "on a break" %}{% elif s.stack == 0 and s.waiting or s.stack == 0 and s.wait_bb or s.stack == 0 and phase == "over" or s.stack == 0 and not phase %}{% translate "out of chips" %}{% elif s.short and s.waiting or s.short and s.wait_bb or s.short and phase == "over" or s.short and not phase %}{% translate "short of a big blind: add chips" %}{% elif s.wait_bb %}{% translate "waits for the big blind" %}{% elif s.waiting %}{% translate "waits for the next hand" %}{% endif %}
           </span>
           {% if s.net is not None %}<span class="seat__net {% if s.net > 0 %}plus{% elif s.net < 0 %}minus{% endif %}"><bdi dir="ltr">{% if s.net > 0 %}+{% elif s.net == 0 %}±{% endif %}{{ s.net|chips }}</bdi></span>{% endif %}
           {% if s.showing %}<span class="seat__showing muted">{% blocktranslate with hand=s.showing %}showing: {{ hand }}{% endblocktranslate %}</span>{% endif %}
@@ -113,11 +114,17 @@ def test_rare_rows(lang: str) -> None:
         SeatRow(no=9, name="Kim", empty=False, waiting=True, stack="0"),  # Baseball: a balance of 0
         SeatRow(no=6, name="Hod", empty=False, sitting_out=True),
         SeatRow(no=7, name="Ira", empty=False, acting=True, banked=True),
+        SeatRow(no=12, name="Noa", empty=False, all_in=True, acting=True),  # all-in, arranging
+        SeatRow(no=13, name="Ori", empty=False, all_in=True, arranged=True),  # all-in, arranged
     ]
     with translation.override(lang):
         for phase in ("", "arrange", "preflop", "over", "draw"):
             for bb in (None, {"over": False}):
                 html = _same({"seat_rows": rows, "phase": phase, "bb": bb})
+            if lang == "en":
+                statuses = dict(re.findall(r'title="(Noa|Ori)">.*?<span class="seat__status">\s*([^<]*?)\s*<', html))
+                assert statuses == ({"Noa": "arranging", "Ori": "ready"} if phase == "arrange"
+                                    else {"Noa": "all-in", "Ori": "all-in"}), (phase, statuses)
         assert "&lt;b&gt;" in html and "<b>" not in html
         assert html.count('class="seat__bank"') == 1  # Ira's, who took time; not seat 1's, acting without
         assert html.count('class="shown-hand__no is-won"') == 1  # Dana's board 2
