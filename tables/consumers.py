@@ -144,6 +144,9 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.send_error(gettext_noop("That message could not be read."), translate=True)
             return
         action = message.get("action")
+        if action == "ping":  # the page checking that a quiet socket still carries messages
+            await self.send(text_data='{"type":"pong"}')
+            return
         if action == "snapshot":
             await self.send_snapshot(force=True)
             return

@@ -24,9 +24,14 @@
   }
 
   var reconnectTimer = null, probeTimer = null, heardAt = Date.now();
+  // Silence longer than this on an open socket is checked with a ping (see tick), answered
+  // within PING_ANSWER_MS or the page opens a new socket.
+  var QUIET_MS = 6000, PING_ANSWER_MS = 4000;
   var ended = false, lastError = "";
   function connect() {
     clearTimeout(reconnectTimer);
+    clearTimeout(probeTimer);  // the new socket gets its own wait when it opens
+    probeDue = 0;
     if (ended) return;
     pre = preAmount = null;  // a new socket: what was picked before may be for a turn already taken
     var mine = socket = new WebSocket(wsUrl());
@@ -36,9 +41,11 @@
     socket.onmessage = function (ev) {
       if (mine !== socket) return;  // a socket given up on (see wakeUp)
       clearTimeout(probeTimer);
+      probeDue = 0;
       heardAt = Date.now();
-      answered();
       app.classList.remove("offline");  // a socket that carries messages is a live one
+      if (ev.data === '{"type":"pong"}') return;  // alive; not the answer to an action (see tick)
+      answered();
       var msg;
       try { msg = JSON.parse(ev.data); } catch (e) { return; }
       if (msg.type === "state") {
@@ -110,10 +117,17 @@
   // message), or the page says it is reconnecting and opens a new socket, which brings the
   // table as it is now.
   // (Waits long enough for a busy server: at 500 tables every answer took a second or two.)
+  // A wait already running is never pushed back by a later question (found by a test: a ping
+  // then the clock's snapshot request then a ping again kept the page from noticing for 16 s).
+  var probeDue = 0;
   function expectAnswer(ms) {
-    clearTimeout(probeTimer);
     if (ended) return;
+    var due = Date.now() + (ms || 5000);
+    if (probeDue && probeDue <= due) return;
+    clearTimeout(probeTimer);
+    probeDue = due;
     probeTimer = setTimeout(function () {
+      probeDue = 0;
       var dead = socket;
       app.classList.add("offline");
       retry = 500;
@@ -678,10 +692,19 @@
     return decimalComma ? text.replace(".", ",") : text;
   }
 
-  var probedFor = null;
+  var probedFor = null, pingedAt = 0;
   function tick() {
     var clocks = root.querySelectorAll("[data-clock]");
     var left = deadline ? Math.max(0, (deadline - Date.now()) / 1000) : null;
+    // A quiet table is asked every few seconds whether it is still there: a socket that died
+    // without the phone noticing (Wi-Fi to mobile data) otherwise showed an old table until the
+    // player's own clock had nearly run out (found by an audit: the turn showed 36 s late).
+    if (socket && socket.readyState === 1 && !document.hidden && !ended
+        && Date.now() - heardAt > QUIET_MS && Date.now() - pingedAt > QUIET_MS) {
+      pingedAt = Date.now();
+      try { socket.send('{"action":"ping"}'); } catch (e) { /* the timer decides */ }
+      expectAnswer(PING_ANSWER_MS);
+    }
     // A clock run out some seconds ago and not a word from the table since: the table has moved
     // on (the timeout was applied) and this socket did not carry it. Ask, once per clock.
     if (deadline && probedFor !== deadline && Date.now() - deadline > 5000 && Date.now() - heardAt > 5000

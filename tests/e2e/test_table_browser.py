@@ -670,5 +670,17 @@ def test_a_flaky_phone_junk_amounts_double_taps_and_a_silent_socket(browser: Any
     actor.wait_for_function(
         "v => document.querySelector('#table-root').dataset.version === v",
         arg=other.locator("#table-root").get_attribute("data-version"), timeout=15_000)
+    # The same silence with no tap (found by a later audit: a phone moved from Wi-Fi to mobile
+    # data showed the other player's turn for 36 s): a quiet page asks the table every few
+    # seconds, says it is reconnecting when no answer comes, and brings a new socket.
+    other.evaluate("""() => { const app = document.getElementById('table-app'); window.wasOffline = false;
+        new MutationObserver(() => { if (app.classList.contains('offline')) window.wasOffline = true; })
+            .observe(app, {attributes: true}); }""")
+    silent["on"] = True
+    started = time.monotonic()
+    other.wait_for_function("() => window.wasOffline", timeout=20_000)
+    assert time.monotonic() - started < 15  # a quiet spell of 6 s, then 4 s for the answer
+    silent["on"] = False
+    other.wait_for_selector(".table-app:not(.offline)", timeout=15_000)
     for p in pages:
         p.context.close()

@@ -187,6 +187,21 @@ async def test_reconnect_gets_a_fresh_snapshot(three_handed: Any) -> None:
     await second.disconnect()
 
 
+async def test_a_ping_is_answered_with_a_pong_and_changes_nothing(three_handed: Any) -> None:
+    """The page asks a quiet socket whether it still carries messages (table.js, tick): the
+    answer is a pong, exactly as the page looks for it, for a watcher too, and the table stays."""
+    table, users = three_handed
+    watcher = await _connect(table.id)
+    before = await _next_state(watcher)
+    for _ in range(3):
+        await watcher.send_to(text_data=json.dumps({"action": "ping", "version": before["version"]}))
+        assert await watcher.receive_from(timeout=3) == '{"type":"pong"}'
+    await database_sync_to_async(table.refresh_from_db)()
+    assert table.version == before["version"]
+    assert await watcher.receive_nothing(timeout=0.2)
+    await watcher.disconnect()
+
+
 async def test_private_table_refuses_strangers() -> None:
     from tables import services
     from tests.tables.helpers import make_user
