@@ -47,8 +47,12 @@ test: $(VENV)/.test messages
 bench: $(VENV)/.bench
 	$(PY) bench/run.py
 
+# Only for the Redis mode: without REDIS_URL a worker would run on an in-memory broker of its own
+# and never see a table's clock (found by an audit). -l warning: the sweep every two seconds
+# would log about 90 lines a minute at info.
 worker: $(VENV)/.base
-	$(PY) -m celery -A config worker -B -l info --concurrency 2
+	@test -n "$$REDIS_URL" || { echo "make worker: export REDIS_URL (and DATABASE_URL) first, as for the Daphne processes; make run needs no worker" >&2; exit 2; }
+	$(PY) -m celery -A config worker -B -l warning --concurrency 2
 
 lint: $(VENV)/.test
 	$(PY) -m ruff check .

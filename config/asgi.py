@@ -11,6 +11,10 @@ from django.core.asgi import get_asgi_application  # noqa: E402
 
 django_asgi_app = get_asgi_application()
 
+from config.checks import warn_at_start  # noqa: E402
+
+warn_at_start()  # which database and broker this process uses; a missing secret key
+
 from config.static import StaticFiles  # noqa: E402
 
 # Daphne serves /static/ (css, htmx, the table script) itself: `make run` has no web server in

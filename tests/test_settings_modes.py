@@ -105,3 +105,45 @@ def test_the_server_process_keeps_its_start_up_objects_out_of_the_collector() ->
 
     assert gc.get_threshold() == config.asgi.GC_THRESHOLDS != (700, 10, 10)
     assert gc.get_freeze_count() > 10_000  # Django, the apps and their modules
+
+
+HTTPS_PROBE = r"""
+import json, django
+django.setup()
+from django.conf import settings
+from django.core import checks
+from django.test import Client
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
+call_command("migrate", verbosity=0)
+get_user_model().objects.create_user("opal", password="a long enough pass 7")
+client = Client(enforce_csrf_checks=True, HTTP_HOST="poker.example.org", HTTP_X_FORWARDED_PROTO="https")
+page = client.get("/accounts/login/", secure=False)
+token = page.cookies["csrftoken"].value
+posted = client.post("/accounts/login/", {"username": "opal", "password": "a long enough pass 7", "csrfmiddlewaretoken": token},
+                     HTTP_ORIGIN="https://poker.example.org")
+ids = sorted(m.id for m in checks.run_checks(include_deployment_checks=True) if m.level >= checks.ERROR)
+print(json.dumps({"status": posted.status_code, "secure_cookie": bool(posted.cookies["sessionid"]["secure"]) if "sessionid" in posted.cookies else None,
+                  "errors": ids}))
+"""
+
+
+def _https_probe(tmp_path: Path, **env: str) -> dict[str, object]:
+    full = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL", "DJANGO_HTTPS", "DJANGO_SECRET_KEY"}}
+    full.update(env, DJANGO_SETTINGS_MODULE="config.settings", SQLITE_PATH=str(tmp_path / f"https-{len(env)}.sqlite3"),
+                DJANGO_ALLOWED_HOSTS="poker.example.org")
+    res = subprocess.run([sys.executable, "-c", HTTPS_PROBE], cwd=ROOT, env=full, capture_output=True, text=True, timeout=120)
+    assert res.returncode == 0, res.stderr
+    return json.loads(res.stdout.strip().splitlines()[-1])
+
+
+def test_behind_an_https_proxy_a_login_is_accepted_and_the_dev_key_fails_the_deploy_check(tmp_path: Path) -> None:
+    """Found by an audit: behind TLS every login was refused as a cross-site form (the Origin
+    https://... against a request Django took for http), and a site on the development key
+    passed ``check --deploy``. DJANGO_HTTPS=1 makes the forwarded scheme count."""
+    plain = _https_probe(tmp_path)
+    assert plain["status"] == 403  # without DJANGO_HTTPS: the https Origin does not match
+    assert "patchpatch.E001" in plain["errors"]  # type: ignore[operator]
+    behind = _https_probe(tmp_path, DJANGO_HTTPS="1", DJANGO_SECRET_KEY="s" * 20 + "-a-real-secret-of-fifty-chars-0123456789")
+    assert behind["status"] == 302 and behind["secure_cookie"] is True
+    assert "patchpatch.E001" not in behind["errors"]  # type: ignore[operator]

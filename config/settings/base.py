@@ -9,12 +9,23 @@ from config.settings.env import env_bool, env_list, env_str
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 
 DEBUG = env_bool("DJANGO_DEBUG", False)
-# A fixed development key is fine for `make run` on a laptop; production sets DJANGO_SECRET_KEY.
-SECRET_KEY = env_str("DJANGO_SECRET_KEY", "dev-only-not-secret-" + "x" * 40)
+# A fixed development key is fine for `make run` on a laptop; production sets DJANGO_SECRET_KEY
+# (`manage.py check --deploy` fails without it, and a DATABASE_URL site warns at start: see
+# config/checks.py).
+DEV_SECRET_KEY = "dev-only-not-secret-" + "x" * 40
+SECRET_KEY = env_str("DJANGO_SECRET_KEY", DEV_SECRET_KEY)
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", "127.0.0.1,localhost,testserver,[::1]")
 CSRF_TRUSTED_ORIGINS = env_list(
     "DJANGO_CSRF_TRUSTED_ORIGINS", "http://127.0.0.1:8000,http://localhost:8000"
 )
+# Behind a proxy that ends HTTPS and says so in X-Forwarded-Proto (README, "Running on
+# PostgreSQL and Redis"): requests count as secure (a form's Origin https://... then matches the
+# host; found by an audit: every login behind TLS was refused as a cross-site form), links are
+# made with https://, and the session and CSRF cookies travel over HTTPS only.
+if env_bool("DJANGO_HTTPS", False):
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
 
 INSTALLED_APPS = [
     "daphne",

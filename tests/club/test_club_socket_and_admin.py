@@ -107,8 +107,10 @@ def test_docstring_examples() -> None:
 
 
 @pytest.mark.django_db
-def test_seed_demo_makes_one_demo_club() -> None:
+def test_seed_demo_makes_one_demo_club(monkeypatch: pytest.MonkeyPatch) -> None:
     from io import StringIO
+
+    monkeypatch.delenv("DATABASE_URL", raising=False)
 
     from django.core.management import call_command
 

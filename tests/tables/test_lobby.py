@@ -446,8 +446,33 @@ def test_two_players_sitting_deal_a_hand_and_leaving_mid_hand_loses_no_chip(sett
 # Demo data
 
 
-def test_seed_demo_is_idempotent() -> None:
+def test_seed_demo_adds_no_demo_accounts_to_a_database_url_site_unless_asked(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Found by an audit: the README's one-time step (`make run` with DATABASE_URL) put players
+    with the README's password into a production database, and put them back after deletion."""
     from io import StringIO
+
+    from django.core.management import call_command
+
+    monkeypatch.setenv("DATABASE_URL", "postgresql://example/prod")
+    monkeypatch.delenv("SEED_DEMO", raising=False)
+    out = StringIO()
+    call_command("seed_demo", stdout=out)
+    assert not get_user_model().objects.filter(username__in=["alice", "bob", "carol"]).exists()
+    assert not Table.objects.exists()
+    assert "SEED_DEMO=1" in out.getvalue() and "createsuperuser" in out.getvalue()
+    assert "patchpatch-demo" not in out.getvalue()
+    monkeypatch.setenv("SEED_DEMO", "1")
+    call_command("seed_demo", stdout=StringIO())
+    assert get_user_model().objects.filter(username__in=["alice", "bob", "carol"]).count() == 3
+    monkeypatch.delenv("SEED_DEMO")
+    call_command("seed_demo", "--demo", stdout=out)
+    assert "patchpatch-demo" in out.getvalue()
+
+
+def test_seed_demo_is_idempotent(monkeypatch: pytest.MonkeyPatch) -> None:
+    from io import StringIO
+
+    monkeypatch.delenv("DATABASE_URL", raising=False)
 
     from django.core.management import call_command
 

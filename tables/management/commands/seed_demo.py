@@ -79,9 +79,22 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--base-url", default="http://127.0.0.1:8000", help="where the site is served")
+        parser.add_argument("--demo", action="store_true",
+                            help="add the demo players and club to a DATABASE_URL database too")
 
     def handle(self, *args: Any, **options: Any) -> None:
+        import os
+
         base = str(options["base_url"]).rstrip("/")
+        # A real site (DATABASE_URL set) gets no accounts whose password is printed in the README
+        # (found by an audit: `make run`, the README's one-time step, seeded them into production
+        # and seeded them again after they were deleted). SEED_DEMO=1 or --demo asks for them.
+        if os.environ.get("DATABASE_URL") and not options["demo"] and os.environ.get("SEED_DEMO", "") not in ("1", "yes", "true"):
+            self.stdout.write(
+                "No demo players or club: this is a DATABASE_URL database (SEED_DEMO=1 make run, or "
+                "`manage.py seed_demo --demo`, adds them). Make an account for yourself with "
+                "`manage.py createsuperuser` or sign up at " + f"{base}/accounts/signup/.")
+            return
         User = get_user_model()
         with transaction.atomic():
             users = {}
