@@ -90,6 +90,7 @@ class LedgerEntry(models.Model):
         indexes = [models.Index(fields=["user", "account"]), models.Index(fields=["table_id"]),
                    models.Index(fields=["club", "user"])]
         ordering = ["id"]
+        verbose_name_plural = "ledger entries"
 
     def __str__(self) -> str:
         return f"{self.kind} {self.amount:+d} ({self.account})"

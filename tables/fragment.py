@@ -47,6 +47,7 @@ _MSGIDS = (
     gettext_noop("Table"), gettext_noop("Pot"), gettext_noop("Arrange your cards"), gettext_noop("Arrangement under way"), gettext_noop("Board"),
     gettext_noop("Your hand"), gettext_noop("split"), gettext_noop("low"), gettext_noop("high"),
     gettext_noop("Next hand in a moment…"), gettext_noop("The first hand is dealt in"),
+    gettext_noop("The next hand is dealt in"),
     gettext_noop("Waiting for players. A hand starts when two players are seated and not on a break."),
     gettext_noop("Your actions"),
     gettext_noop("Tap a card, then another, to swap them, or ⇅ on two boards to swap your fours there. Each group of four plays on the board above it."),
@@ -387,7 +388,10 @@ def _render_table(context: Any) -> SafeString:
         elif _get(table, "status") == "paused":  # a host's pause, not a lack of players
             out.append(f'\n    <p class="waiting muted">{_t(_PAUSED)}</p>{_bomb_next(table)}{_levels(table, get("fo_place"))}\n    ')
         elif _get(table, "next_hand_at"):
-            out.append(f'\n    <p class="waiting">{_t("The first hand is dealt in")} {_CLOCK}</p>\n    \n    ')
+            # "first" only before a table's first hand (found by an audit: every deal after a
+            # break was announced as the first hand).
+            first = _t("The next hand is dealt in") if get("recent_hands") else _t("The first hand is dealt in")
+            out.append(f'\n    <p class="waiting">{first} {_CLOCK}</p>\n    \n    ')
         elif _get(bb, "waiting"):  # a new Baseball table: its first session starts on a player's word
             out.append(_baseball(context))
         else:

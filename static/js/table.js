@@ -497,7 +497,8 @@
   // keeps the seats and pot in sight.
   var myTurn = false;
   function bringTheTableIntoView() {
-    if (!window.matchMedia || !window.matchMedia("(max-width: 760px)").matches) return;
+    // A phone either way up: narrow, or short (turned sideways).
+    if (!window.matchMedia || !window.matchMedia("(max-width: 760px), (max-height: 500px)").matches) return;
     var felt = root.querySelector(".felt");
     if (!felt) return;
     var r = felt.getBoundingClientRect();
@@ -1244,7 +1245,7 @@
   // seats, the board and their own cards are what they came for (the header is a scroll up).
   // Not on a wide screen, nor where the page already moved (a link to a part of it); before the
   // first picture comes, so that a turn's own scroll (above) starts from there.
-  if (document.getElementById("table-sound") && window.matchMedia("(max-width: 640px)").matches &&
+  if (document.getElementById("table-sound") && window.matchMedia("(max-width: 640px), (max-height: 500px)").matches &&
       window.scrollY < 10 && !window.location.hash) {
     (document.querySelector(".flash") || root).scrollIntoView({ block: "start" });
   }

@@ -695,6 +695,32 @@ def test_a_table_that_grows_during_a_phone_turn_keeps_the_cards_above_the_bar(br
         page.context.close()
 
 
+def test_a_phone_turned_sideways_shows_the_board_the_cards_and_the_bar_at_the_turn(
+        browser: Any, classic_server: str, screenshot: Any) -> None:
+    """Found by an audit: on a phone turned sideways (844 x 390) the turn left the page at its
+    top and the bar, pinned over the bottom 40% of the screen, hid the player's own cards. It now
+    opens at the table and scrolls so that the board, the player's cards and the bar are all in
+    sight, the bar under the cards."""
+    tag = uuid.uuid4().hex[:5]
+    side, desk = (_sign_up(browser, classic_server, f"{n}{tag}", size)
+                  for n, size in (("wes", {"width": 844, "height": 390}), ("xan", DESKTOP)))
+    url = _open_table(desk, classic_server, "NT", f"sideways {tag}", seats=2)
+    _sit_everyone([desk, side], url)
+    turn = _wait_for_the_turn(side, desk)
+    time.sleep(0.8)  # the smooth scroll
+    box = side.evaluate(
+        "() => { const r = s => document.querySelector(s).getBoundingClientRect();"
+        " return {board: r('.board--single .cards').top, mine: r('.board__mine').bottom,"
+        " panelTop: r('.panel').top, panelBottom: r('.panel').bottom, h: window.innerHeight}; }")
+    assert box["board"] >= -1, box  # the board's cards in sight
+    assert box["mine"] <= box["panelTop"] + 1, box  # the bar does not cover the player's cards
+    assert box["panelBottom"] <= box["h"] + 1, box  # the bar itself in sight
+    assert side.locator(turn).first.is_visible()
+    screenshot(side, "nt-turn-phone-sideways")
+    for page in (side, desk):
+        page.context.close()
+
+
 def _private_heads_up(browser: Any, base: str, names: tuple[str, str], title: str) -> tuple[Any, Any, str]:
     """A host (desktop) opens a private Hold'em table and sits; a friend (phone) comes in by the
     invite link and sits; the first hand is dealt. Returns both pages and the table's address."""

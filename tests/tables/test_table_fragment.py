@@ -82,7 +82,7 @@ PARTIAL = """
     {% if scoop_name %}<p class="scoop" role="status"><span aria-hidden="true">★</span> {% if family == "pp" and scoop_main %}{% blocktranslate with name=scoop_name %}{{ name }} scoops all three boards of the main pot!{% endblocktranslate %}{% elif family == "pp" %}{% blocktranslate with name=scoop_name %}{{ name }} scoops all three boards!{% endblocktranslate %}{% else %}{% blocktranslate with name=scoop_name %}{{ name }} scoops high and low!{% endblocktranslate %}{% endif %}</p>{% endif %}
     {% if phase == "over" and not bb.over %}<p class="muted next-hand">{% translate "Next hand in a moment…" %} <span class="clock" data-clock></span></p>{% endif %}
     {% else %}
-    {% if table.next_hand_at %}<p class="waiting">{% translate "The first hand is dealt in" %} <span class="clock" data-clock></span></p>
+    {% if table.next_hand_at %}<p class="waiting">{% if recent_hands %}{% translate "The next hand is dealt in" %}{% else %}{% translate "The first hand is dealt in" %}{% endif %} <span class="clock" data-clock></span></p>
     {% else %}<p class="waiting muted">{% translate "Waiting for players. A hand starts when two players are seated and not on a break." %}</p>{% endif %}
     {% endif %}
 
@@ -240,6 +240,14 @@ def test_a_table_waiting_for_players() -> None:
     assert table.next_hand_at is not None  # the first deal waits a moment for a third player
     for html in _every_viewer(table, [first, second]):
         assert '<p class="waiting">' in html and "commitment" not in html
+    # A table that has played (its last hands listed) says "next", not "first" (found by an
+    # audit: each deal after a break was announced as the first hand).
+    with translation.override("en"):
+        context = selectors.table_context(table_id=table.id, user=first)
+        assert context is not None and not context["recent_hands"]
+        assert "The first hand is dealt in" in render_table(context)
+        context["recent_hands"] = [{"number": 1}]
+        assert "The next hand is dealt in" in render_table(context) and "first hand" not in render_table(context)
 
 
 @pytest.mark.django_db
