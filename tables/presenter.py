@@ -373,9 +373,17 @@ def present(*, view: dict[str, Any] | None, seats: list[dict[str, Any]], players
             m["discard"] = drawing
     actions = []
     sized = None
-    for la in view.get("legal_actions") or []:
+    legal = view.get("legal_actions") or []
+    # A bring-in that takes every chip the player has is offered by the engine twice, as the
+    # bring-in and as an all-in of the same amount: one button, "Bring in 2 · all-in" (found by
+    # an audit).
+    short_bring_in = {la.get("amount") for la in legal if la["kind"] == "bring_in"} & {
+        la.get("amount") for la in legal if la["kind"] == "all_in"}
+    for la in legal:
         kind = la["kind"]
         if kind in ("swap", "arrange", "draw"):
+            continue
+        if kind == "all_in" and la.get("amount") in short_bring_in:
             continue
         low, high = la.get("min_amount"), la.get("max_amount")
         if kind in ("bet", "raise") and low is not None and high is not None and high > low:
@@ -384,8 +392,8 @@ def present(*, view: dict[str, Any] | None, seats: list[dict[str, Any]], players
                      "presets": size_presets(view, la)}
             continue
         label = action_label(kind, la["amount"])
-        if kind == "call" and la.get("all_in"):  # the call takes every chip behind: said on the button
-            label += " · " + _("all-in")
+        if (kind == "call" and la.get("all_in")) or (kind == "bring_in" and la["amount"] in short_bring_in):
+            label += " · " + _("all-in")  # the call takes every chip behind: said on the button
         # One key, one button: five-card stud's open pair offers two bets ("Bet 10", "Bet 20"),
         # and only the first takes R (found by an audit: R always took the first anyway).
         key = KEYS.get(kind, "")

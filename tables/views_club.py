@@ -49,7 +49,7 @@ class ClubTableForm(forms.Form):
     speed = forms.ChoiceField(label=gettext_lazy("Speed"), choices=Table.Speed.choices, widget=forms.RadioSelect,
                               help_text=lazy(services.speed_help, str)())
     max_seats = forms.IntegerField(label=gettext_lazy("Seats"), min_value=2, max_value=10, initial=3,
-                                   help_text=gettext_lazy("Patch-Patch seats 2 or 3; Hold'em and Omaha up to 10; stud and draw up to 8; Baseball 2 to 6."))
+                                   help_text=gettext_lazy("Patch-Patch seats 2 or 3; Hold'em, Omaha and five-card stud up to 10; seven-card stud, Razz and draw up to 8; Baseball 2 to 6."))
     min_buy_in_bb = forms.IntegerField(label=gettext_lazy("Smallest buy-in, in big blinds"), min_value=1, max_value=10_000, initial=5)
     max_buy_in_bb = forms.IntegerField(label=gettext_lazy("Largest buy-in, in big blinds"), min_value=1, max_value=10_000, initial=150)
     straddles = forms.BooleanField(

@@ -145,7 +145,7 @@ class TableForm(forms.Form):
     max_seats = forms.TypedChoiceField(
         label=gettext_lazy("Seats"), coerce=int, initial=3,
         choices=[(n, n) for n in range(2, 11)],
-        help_text=gettext_lazy("Patch-Patch seats 2 or 3; Hold'em and Omaha up to 10; stud and draw up to 8; Baseball 2 to 6."),
+        help_text=gettext_lazy("Patch-Patch seats 2 or 3; Hold'em, Omaha and five-card stud up to 10; seven-card stud, Razz and draw up to 8; Baseball 2 to 6."),
     )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:

@@ -161,3 +161,18 @@ def test_the_stud_bring_in_says_why_the_player_opens() -> None:
     assert _classic(state, names, viewer=0)["bring_in_hint"] == ""  # not theirs to open
     with translation.override("ru"):
         assert "бринг-ин 5" in _classic(state, names, viewer=1)["bring_in_hint"]
+
+
+def test_a_bring_in_that_takes_every_chip_is_one_button() -> None:
+    """Found by an audit: a player with fewer chips than the bring-in was offered "Bring in 2"
+    and "All-in 2", the same two chips both ways."""
+    from tests.rules_engine.test_stud_games import deal
+
+    s = deal("F7S", [500, 4, 500], button=0, hands=["Kd Kh Ah", "3c 4c 2c", "3d 4d 5s"])
+    assert s.bring_in_seat == 1
+    kinds = {(la["kind"], la.get("amount")) for la in s.view_for(1)["legal_actions"]}
+    assert ("all_in", 2) in kinds and ("bring_in", 2) in kinds  # the engine's two, the same
+    context = _classic(s, ["Ann", "Ben", "Cy"], viewer=1)
+    assert [a["label"] for a in context["actions"]] == ["Bring in 2 · all-in"]
+    s = deal("F7S", [500, 500, 500], button=0, hands=["Kd Kh Ah", "3c 4c 2c", "3d 4d 5s"])
+    assert "Bring in 5" in [a["label"] for a in _classic(s, ["Ann", "Ben", "Cy"], viewer=1)["actions"]]
