@@ -28,6 +28,7 @@ from django.utils.translation import get_language, gettext_noop
 from tables.presenter import action_label
 from tables.selectors import game_name
 from tables.stakes import stakes_text
+from tables.templatetags.table_stakes import rules_url
 from tables.templatetags.table_cards import (
     _drawing,
     _get,
@@ -116,7 +117,8 @@ def _terms(table: Any) -> str:
     bounty_text = chips(bounty * big) if bounty and game_has_seven_deuce(game) else ""
     return (f' data-stakes="{_v(stakes_text(game, small, big))}" data-speed="{_t(_SPEEDS.get(speed, speed))}"'
             f' data-big-blind="{_v(str(big))}" data-game="{_v(game_name(game))}" data-straddles="{straddles}"'
-            f' data-run-twice="{twice}" data-seven-deuce="{_v(bounty_text)}" data-rabbit="{rabbit}"')
+            f' data-run-twice="{twice}" data-seven-deuce="{_v(bounty_text)}" data-rabbit="{rabbit}"'
+            f' data-rules="{_v(rules_url(game))}"')
 
 
 def _bomb_next(table: Any) -> str:

@@ -210,7 +210,11 @@ def games_for(table: Table) -> list[str]:
     if table.game == "BB":
         return []
     out = []
-    for code in sorted(LIVE_GAMES):
+    from tables.selectors import GAME_NAMES
+
+    # In the order the new-table form lists them (found by an audit: sorted by code, the host's
+    # list started with five-card draw and ended with Patch-Patch).
+    for code in [c for c in GAME_NAMES if c in LIVE_GAMES] + sorted(set(LIVE_GAMES) - set(GAME_NAMES)):
         if code == "BB":
             continue
         if code == "PP":

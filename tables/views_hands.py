@@ -127,7 +127,12 @@ def table_ledger(request: HttpRequest, table_id: int) -> HttpResponse:
     table = get_object_or_404(Table, id=table_id)
     if table.game == "BB":
         return redirect("table_standings", table_id=table.id)
-    context = {"table": table, "game_label": selectors.game_name(table.game), **selectors.table_ledger(table=table),
+    # Every game the table dealt, not only today's (found by an audit: a dealer's choice night of
+    # ten games was headed "No-limit Hold'em").
+    played = set(Hand.objects.filter(table_id=table.id).values_list("game", flat=True).distinct())
+    games = [c for c in selectors.GAME_NAMES if c in played] + sorted(played - set(selectors.GAME_NAMES))
+    label = ", ".join(selectors.game_name(c) for c in games) if len(games) > 1 else selectors.game_name(table.game)
+    context = {"table": table, "game_label": label, **selectors.table_ledger(table=table),
                "freezeouts": selectors.freezeout_results(table=table), "may_watch": _watcher(request, table_id)}
     if context["rows"]:
         context["share_text"] = render_to_string("tables/_ledger_text.txt", context, request=request).strip()

@@ -424,6 +424,8 @@
     set("[data-table-stakes]", felt.getAttribute("data-stakes"));
     set("[data-table-speed]", felt.getAttribute("data-speed"));
     set("[data-table-game]", felt.getAttribute("data-game"));  // dealer's choice
+    var rulesLink = document.querySelector("[data-table-rules]"), rulesHref = felt.getAttribute("data-rules");
+    if (rulesLink && rulesHref && rulesLink.getAttribute("href") !== rulesHref) rulesLink.setAttribute("href", rulesHref);
     var straddles = document.querySelector("[data-table-straddles]");  // a host allowed or stopped them
     if (straddles) straddles.hidden = felt.getAttribute("data-straddles") !== "on";
     var twice = document.querySelector("[data-table-run-twice]");  // running it twice allowed or not

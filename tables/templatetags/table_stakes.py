@@ -36,10 +36,17 @@ RULES_SLUGS = {
 }
 
 
+RULES_SECTIONS = {"PO/8": "#hi-lo", "FO/8": "#hi-lo"}
+
+
 @register.filter(name="rules_url")
 def rules_url(code: Any) -> str:
     """The rules page of the game ``code`` ("NT" -> /rules/holdem/), or the rules' index."""
     from django.urls import reverse
 
     slug = RULES_SLUGS.get(str(code))
-    return reverse("rulesdocs:page", args=[slug]) if slug else reverse("rulesdocs:index")
+    if not slug:
+        return reverse("rulesdocs:index")
+    # Omaha Hi-Lo has its own section of the Omaha page (found by an audit: the link opened the
+    # page's top, high-only Omaha).
+    return reverse("rulesdocs:page", args=[slug]) + RULES_SECTIONS.get(str(code), "")

@@ -116,6 +116,11 @@ def test_only_a_host_chooses_and_only_games_the_table_can_deal() -> None:
     # A six-seat table cannot deal Patch-Patch (two or three players); Baseball keeps its game.
     six, six_users = _hosted(seats=6, players=2)
     assert "PP" not in hosting.games_for(six) and "NT" in hosting.games_for(six)
+    # Listed as the new-table form lists them (found by an audit: sorted by code, draw came first).
+    from tables.selectors import GAME_NAMES
+
+    assert hosting.games_for(six) == [c for c in GAME_NAMES if c in hosting.games_for(six)]
+    assert hosting.games_for(six)[:2] == ["NT", "PT"]
     with pytest.raises(services.TableError, match="seat as many"):
         hosting.table_host_game(table_id=six.id, by=six_users[0], game="PP")
     bb_host = make_user("bbhost")
@@ -142,3 +147,16 @@ def test_the_host_panel_offers_the_games_and_says_what_happened() -> None:
     assert other.post(f"/tables/{table.id}/host/game/", {"game": "PO"}).status_code in (302, 403, 404)
     table.refresh_from_db()
     assert table.next_game == "F7S"
+
+
+def test_each_games_rules_link_and_omaha_hi_lo_opens_its_own_section() -> None:
+    """The table's header links to its game's rules; Omaha Hi-Lo to the hi-lo section of the Omaha
+    page (found by an audit), and the felt carries the link so that the header follows a dealer's
+    choice without a reload (table.js)."""
+    from tables.templatetags.table_stakes import rules_url
+
+    assert rules_url("PO/8") == "/rules/omaha/#hi-lo" and rules_url("FO/8") == "/rules/omaha/#hi-lo"
+    assert rules_url("PO") == "/rules/omaha/" and rules_url("NT") == "/rules/holdem/"
+    from rulesdocs.pages import PAGES
+
+    assert "hi-lo" in {section.id for section in PAGES["omaha"].sections}

@@ -60,6 +60,12 @@ def test_the_ledger_adds_up_after_hands_top_ups_and_a_player_leaving(client: Cli
     nets = [int(n) for n in re.findall(r'data-net="(-?\d+)"', page)]
     assert sorted(nets) == sorted(r["net"] for r in selectors.table_ledger(table=table)["rows"])
     assert "data-share-text" in page and "bought in 1,000" in page
+    heading = re.search(r"<h1>(.*?)</h1>", page, re.S)
+    assert heading and "Patch-Patch" in heading.group(1) and "Razz" not in heading.group(1)
+    # A table that dealt several games (a dealer's choice night) names them all, not only today's.
+    Hand.objects.filter(table=table, number=1).update(game="FR")
+    heading = re.search(r"<h1>(.*?)</h1>", client.get(f"/tables/{table.id}/ledger/").content.decode(), re.S)
+    assert heading and "Patch-Patch, Razz" in heading.group(1)
 
 
 def test_a_private_tables_ledger_is_for_those_who_may_watch_it(client: Client) -> None:
