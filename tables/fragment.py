@@ -28,7 +28,6 @@ from django.utils.translation import get_language, gettext_noop
 from tables.presenter import action_label
 from tables.selectors import game_name
 from tables.stakes import stakes_text
-from tables.templatetags.table_stakes import rules_url
 from tables.templatetags.table_cards import (
     _drawing,
     _get,
@@ -39,6 +38,7 @@ from tables.templatetags.table_cards import (
     escape,
     seat_list,
 )
+from tables.templatetags.table_stakes import rules_url
 
 _PAUSED = gettext_noop("The host has paused this table. Play goes on when they resume it.")
 _TIMED_OUT = gettext_noop("Your time ran out, so you are on a break from the next hand. Tap “I'm back” to keep playing.")
