@@ -29,6 +29,7 @@ from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E40
 from django.conf import settings  # noqa: E402
 
 from config import wsdeflate  # noqa: E402
+from config.origin import SameOriginValidator  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
 
 wsdeflate.install()  # compressed websocket messages when Daphne serves this (config/wsdeflate.py)
@@ -41,7 +42,8 @@ if settings.LIVE_MODE == "embedded" and settings.CELERY_EMBEDDED_WORKER:
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+        # The Origin's host must be allowed, and be this very site, port included (config/origin.py).
+        "websocket": AllowedHostsOriginValidator(SameOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))),
     }
 )
 

@@ -758,7 +758,11 @@ def _hunt_rabbit(table: Table, seat: Seat) -> None:
     if not table.rabbit_hunt:
         raise TableError(_("This table does not hunt rabbits."))
     hand = _latest_hand(table)
-    if not showable(table, hand) or not game_has_rabbit(hand.game):  # type: ignore[union-attr]
+    if hand is not None and not game_has_rabbit(hand.game):
+        # Said as it is (found by an audit: a draw table answered "after a hand, until the next
+        # one is dealt" in the very moment it named).
+        raise TableError(_("This game has no board: there is no rabbit to hunt."))
+    if not showable(table, hand):
         raise TableError(_("The rabbit can be hunted after a hand, until the next one is dealt."))
     assert hand is not None
     if _engine_index(hand, seat) is None:

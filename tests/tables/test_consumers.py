@@ -237,6 +237,30 @@ async def test_other_origins_are_refused(three_handed: Any) -> None:
     assert not connected
 
 
+async def test_a_page_on_another_port_of_the_same_host_is_refused(three_handed: Any) -> None:
+    """Found by an audit: Channels' allowed-hosts check compares host names only, so a page of
+    another program on another port of the same host opened a socket with the player's cookie.
+    The Origin must be the site the browser reached, port included (config/origin.py)."""
+    table, users = three_handed
+    cookie = await database_sync_to_async(_cookie_for)(users[0])
+    path = f"/ws/tables/{table.id}/"
+    for origin, host, ok in ((b"http://testserver:9999", b"testserver:8002", False),
+                             (b"http://testserver", b"testserver:8002", False),
+                             (b"https://testserver:8002", b"testserver:8002", True),
+                             (b"http://testserver:8002", b"testserver:8002", True),
+                             (b"http://TestServer", b"testserver:80", True),
+                             (b"https://testserver", b"testserver:443", True)):
+        comm = WebsocketCommunicator(application, path, headers=[(b"origin", origin), (b"host", host), (b"cookie", cookie)])
+        connected, _ = await comm.connect()
+        assert connected is ok, (origin, host)
+        if connected:
+            await comm.disconnect()
+    from config.origin import same_origin
+
+    assert not same_origin("null", "testserver") and not same_origin("file:///x", "testserver")
+    assert same_origin("http://127.0.0.1:8000", "example.org")  # a trusted origin (the settings' default)
+
+
 async def _two_sessions_at(table, player) -> list[tuple[Client, WebsocketCommunicator]]:
     """The player logged in twice (two devices), each session with a socket open at the table
     and its first picture read."""
