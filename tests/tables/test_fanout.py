@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import threading
 from typing import Any
 
 import pytest
@@ -34,6 +35,34 @@ async def _act(table: Any) -> int:
         return services.table_act(table_id=table.id, user=user_for_index(hand, idx),
                                   message={"action": choice, "version": table.version}).version
     return await database_sync_to_async(act)()
+
+
+async def _two_players_arranging() -> tuple[Any, Any, Any]:
+    """A three-handed Patch-Patch table played to the arrangement, where everyone arranges at
+    once (two players can act together); the table and the first two players dealt in."""
+    table, _users = await database_sync_to_async(seated_table)(n=3)
+    hand, state = await database_sync_to_async(current_state)(table)
+    while state.phase != "arrange":
+        await _act(table)
+        hand, state = await database_sync_to_async(current_state)(table)
+    a = await database_sync_to_async(user_for_index)(hand, 0)
+    b = await database_sync_to_async(user_for_index)(hand, 1)
+    return table, a, b
+
+
+def _hold_actions_until_go(monkeypatch: pytest.MonkeyPatch) -> tuple[threading.Event, threading.Event]:
+    """Every socket's action waits in its thread until ``go`` is set; ``on_its_way`` is set when
+    one has arrived there (waited for, not guessed with a pause)."""
+    go, on_its_way = threading.Event(), threading.Event()
+    real_act = consumers._act
+
+    def slow_act(*args: Any) -> int:
+        on_its_way.set()
+        assert go.wait(10)
+        return real_act(*args)
+
+    monkeypatch.setattr(consumers, "_act", slow_act)
+    return go, on_its_way
 
 
 async def test_one_membership_per_table_and_every_socket_gets_its_own_picture() -> None:
@@ -123,27 +152,10 @@ async def test_a_player_whose_action_is_on_its_way_sees_its_result_first(monkeyp
     """Other players' changes that land while a player's own action is being applied are held
     back: that player's next picture shows their action, never a table that moved on without it
     (on which they would act again)."""
-    import threading
-
-    table, users = await database_sync_to_async(seated_table)(n=3)
-    hand, state = await database_sync_to_async(current_state)(table)
-    while state.phase != "arrange":  # betting first; then everyone arranges at once
-        await _act(table)
-        hand, state = await database_sync_to_async(current_state)(table)
-    a = await database_sync_to_async(user_for_index)(hand, 0)
-    b = await database_sync_to_async(user_for_index)(hand, 1)
+    table, a, b = await _two_players_arranging()
     comm = await _connect(table.id, a)
     first = await _next_state(comm)
-    go = threading.Event()
-    on_its_way = threading.Event()
-    real_act = consumers._act
-
-    def slow_act(*args: Any) -> int:
-        on_its_way.set()
-        assert go.wait(10)
-        return real_act(*args)
-
-    monkeypatch.setattr(consumers, "_act", slow_act)
+    go, on_its_way = _hold_actions_until_go(monkeypatch)
     await comm.send_to(text_data=json.dumps({"action": "done", "version": first["version"]}))
     # A's "done" is on its way: waited for, not guessed with a 0.1 s pause.
     assert await asyncio.to_thread(on_its_way.wait, 10)
@@ -230,29 +242,12 @@ async def test_the_other_local_viewers_get_an_actions_picture_from_its_own_hop(m
 async def test_a_change_announced_while_an_action_is_on_its_way_is_drawn_after_it(monkeypatch: pytest.MonkeyPatch) -> None:
     """The fan-out waits for an action of this process on the same table, then draws what was
     announced meanwhile for whoever does not have it: a spectator sees both changes, in order."""
-    import threading
-
-    table, users = await database_sync_to_async(seated_table)(n=3)
-    hand, state = await database_sync_to_async(current_state)(table)
-    while state.phase != "arrange":  # everyone arranges at once: two players can act together
-        await _act(table)
-        hand, state = await database_sync_to_async(current_state)(table)
-    a = await database_sync_to_async(user_for_index)(hand, 0)
-    b = await database_sync_to_async(user_for_index)(hand, 1)
+    table, a, b = await _two_players_arranging()
     comm = await _connect(table.id, a)
     spectator = await _connect(table.id)
     first = await _next_state(comm)
     await _next_state(spectator)
-    go = threading.Event()
-    on_its_way = threading.Event()
-    real_act = consumers._act
-
-    def slow_act(*args: Any) -> int:
-        on_its_way.set()
-        assert go.wait(10)
-        return real_act(*args)
-
-    monkeypatch.setattr(consumers, "_act", slow_act)
+    go, on_its_way = _hold_actions_until_go(monkeypatch)
     await comm.send_to(text_data=json.dumps({"action": "done", "version": first["version"]}))
     assert await asyncio.to_thread(on_its_way.wait, 10)
     other = await database_sync_to_async(services.table_act)(
