@@ -20,6 +20,7 @@ from typing import Any
 from django.conf import settings
 from django.template import Context
 from django.template.loader import get_template
+from django.urls import get_script_prefix
 from django.utils.formats import localize
 from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
@@ -35,6 +36,7 @@ from tables.templatetags.table_cards import (
     board_list,
     card_row,
     chips,
+    drawing_language,
     escape,
     seat_list,
 )
@@ -102,6 +104,23 @@ def _terms(table: Any) -> str:
     line saying what a host's change waiting for the hand's end will be."""
     if table is None or _get(table, "big_blind") is None:
         return ""
+    game, small, big, speed = _get(table, "game"), _get(table, "small_blind"), _get(table, "big_blind"), _get(table, "speed")
+    # The same few terms drawn for every viewer of every version: made once per language and
+    # terms (a rules link is a URL reversed, the stakes a formatted line).
+    key = (drawing_language(), get_script_prefix(), game, small, big, speed, _get(table, "straddles"),
+           _get(table, "run_twice"), _get(table, "seven_deuce_bb"), _get(table, "rabbit_hunt"))
+    out = _TERMS.get(key)
+    if out is None:
+        if len(_TERMS) >= 1000:
+            _TERMS.clear()
+        out = _TERMS[key] = _make_terms(table, game, small, big, speed)
+    return out
+
+
+_TERMS: dict[tuple[Any, ...], str] = {}
+
+
+def _make_terms(table: Any, game: str, small: int, big: int, speed: str) -> str:
     from tables.services import (
         game_has_rabbit,
         game_has_seven_deuce,
@@ -109,7 +128,6 @@ def _terms(table: Any) -> str:
         game_takes_straddle,
     )
 
-    game, small, big, speed = _get(table, "game"), _get(table, "small_blind"), _get(table, "big_blind"), _get(table, "speed")
     straddles = "on" if _get(table, "straddles") and game_takes_straddle(game) else "off"
     twice = "on" if _get(table, "run_twice") and game_runs_twice(game) else "off"
     bounty = _get(table, "seven_deuce_bb") or 0

@@ -433,3 +433,33 @@ def test_before_a_stud_bring_in_nobody_is_offered_check() -> None:
     table.refresh_from_db()
     html = render_table(selectors.table_context(table_id=table.id, user=user_for_index(hand, waiting)))
     assert 'data-pre="call" data-amount="5"' in html
+
+
+def test_the_felt_terms_follow_the_table_and_the_language() -> None:
+    """The felt's terms (``data-stakes``, speed, rules link...) are made once per language and
+    terms and then reused: a change of stakes, game or language draws new ones."""
+    from tables.fragment import _terms
+
+    t = SimpleNamespace(game="NT", small_blind=5, big_blind=10, speed="fast", straddles=True, run_twice=False,
+                        seven_deuce_bb=0, rabbit_hunt=False)
+    with translation.override("en"):
+        english = _terms(t)
+    with translation.override("ru"):
+        russian = _terms(t)
+    assert 'data-big-blind="10"' in english and 'data-straddles="on"' in english
+    assert 'data-rules="/rules/holdem/"' in english
+    assert english != russian and 'data-game="No-limit Hold' in english and 'data-game="No-limit' not in russian
+    t.small_blind, t.big_blind = 10, 20
+    with translation.override("en"):
+        raised = _terms(t)
+    assert 'data-big-blind="20"' in raised and raised != english
+    t.game = "PO/8"
+    with translation.override("en"):
+        omaha = _terms(t)
+    assert 'data-rules="/rules/omaha/#hi-lo"' in omaha and 'data-straddles="on"' in omaha
+    t.game = "FO/8"
+    with translation.override("en"):
+        assert 'data-straddles="off"' in _terms(t)
+    t.game, t.small_blind, t.big_blind = "NT", 5, 10
+    with translation.override("en"):
+        assert _terms(t) == english
