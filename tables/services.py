@@ -385,7 +385,11 @@ def table_leave_seat(*, table_id: int, user: AbstractBaseUser) -> None:
                 freezeout.left(table, seat.user_id, club_selectors.display_name(seat.user), holders)
                 hotsql.save(table, freezeout.FIELDS)
             _cash_out(table, seat)
-            if freezeout.running(table):
+            # During a hand the seats' stacks are those it was dealt with, and a player standing
+            # up from it still holds chips in it: the hand's end decides the freeze-out (_settle;
+            # found by an audit: a late entrant standing up mid-hand declared the other player
+            # the winner of a hand they went on to lose).
+            if freezeout.running(table) and hand is None:
                 holders_left = list(Seat.objects.filter(table=table, stack__gt=0, leaving=False).select_related("user"))
                 _finish_freezeout_if_won(table, holders_left, timezone.now())
         _bump(table)

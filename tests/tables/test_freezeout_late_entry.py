@@ -204,3 +204,42 @@ def test_at_a_club_table_a_host_seats_a_late_entrant_and_the_club_chips_stay_who
     table.refresh_from_db()
     assert [e[0] for e in table.freezeout["entrants"]][-1] == people.member.pk
     assert Seat.objects.get(table=table, user=people.member).stack == 500 and whole() == total
+
+
+def test_a_late_entrant_standing_up_during_a_hand_does_not_end_the_freezeout_before_it_ends() -> None:
+    """Found by an audit: two players in a hand, the one all-in standing up (leaving when it
+    ends), and a late entrant not dealt in standing up too: the freeze-out was won there and then
+    by the other player, who went on to lose the hand and every chip. The hand's end decides."""
+    table, (a, b) = _kitchen((300, 300))
+    Table.objects.filter(pk=table.pk).update(max_seats=3)
+    late = make_user("fo-late-up")
+    hosting.table_host_freezeout(table_id=table.id, by=a, minutes=10, late=1)
+    services.table_resume(table_id=table.id)
+    services.table_take_seat(table_id=table.id, user=late, buy_in=300)  # not dealt into this hand
+    table.refresh_from_db()
+    hand, state = current_state(table)
+    idx = state.actors()[0]
+    shover = user_for_index(hand, idx)
+    other = b if shover == a else a
+    raise_to = next(x for x in state.legal_actions(idx) if x.kind == "raise").max_amount
+    services.table_act(table_id=table.id, user=shover, message={"action": "raise", "amount": raise_to,
+                                                                 "version": table.version})
+    services.table_leave_seat(table_id=table.id, user=shover)  # leaves when the hand ends
+    services.table_leave_seat(table_id=table.id, user=late)  # between hands of their own
+    table.refresh_from_db()
+    assert freezeout.running(table) and table.status == Table.Status.OPEN
+    assert [r[1] for r in table.freezeout["out"]] == [late.username] and table.freezeout["out"][0][2] == 3
+    hand, state = current_state(table)
+    assert hand.ended is None
+    call = next(x.kind for x in state.legal_actions(state.actors()[0]) if x.kind in ("call", "check"))
+    services.table_act(table_id=table.id, user=other, message={"action": call, "version": table.version})
+    table.refresh_from_db()
+    hand.refresh_from_db()
+    assert hand.ended is not None and not freezeout.running(table)
+    result = selectors.freezeout_results(table=table)[0]
+    places = {name: place for place, name, _stood_up in result["places"]}
+    # One entrant a place: 3rd the late entrant; 1st and 2nd by who holds the chips at the end
+    # (the player who stood up from the hand is placed when it ends, as anyone leaving is).
+    assert sorted(places.values()) == [1, 2, 3] and places[late.username] == 3
+    winner, loser = (shover, other) if hand.result["net"][idx] > 0 else (other, shover)
+    assert (places[winner.username], places[loser.username]) == (1, 2)
