@@ -319,14 +319,25 @@
     if (add) add.hidden = gone || frozen;
     var frozenNote = document.querySelector("[data-freezeout-note]");
     if (frozenNote) frozenNote.hidden = gone || !frozen;
+    // What only a seated player has: the turn's sound and keys, and at a public table the chat's
+    // box (found by an audit: after standing up all three stayed, and the box refused each line).
+    var toggles = document.querySelectorAll("#table-sound, #table-keys");
+    for (var i = 0; i < toggles.length; i++) toggles[i].closest("label").hidden = gone;
+    var chatForm = document.querySelector("[data-chat-needs-seat]"), chatNote = document.querySelector("[data-chat-seat-note]");
+    if (chatForm && chatNote) {
+      chatForm.hidden = gone;
+      chatNote.hidden = !gone;
+    }
   }
 
   // A full table hides the way to sit and says so; the picture's empty seats bring it back the
   // moment one opens (no reload), and the "Seat" box offers only the seats still free.
   function followFreeSeats() {
     var form = document.querySelector("form[data-needs-free-seat]");
-    if (!form) return;
     var free = {}, empties = root.querySelectorAll(".seat--empty[data-seat]"), i;
+    var note = document.querySelector("[data-table-full]");
+    if (note && root.querySelector(".seat")) note.hidden = empties.length > 0;
+    if (!form) return;
     for (i = 0; i < empties.length; i++) free[empties[i].getAttribute("data-seat")] = true;
     var opened = form.hidden && empties.length > 0;
     form.hidden = empties.length === 0;
@@ -338,8 +349,6 @@
       seatOpened = false;
       markTheTab();
     }
-    var note = document.querySelector("[data-table-full]");
-    if (note) note.hidden = empties.length > 0;
     if (seatChoice) {
       var names = seatNames();
       for (i = 0; i < seatChoice.options.length; i++) {
@@ -805,20 +814,28 @@
       seats[i].classList.toggle("seat--chosen", seats[i].getAttribute("data-seat") === seatChoice.value);
     }
   }
-  if (seatChoice) {
-    seatChoice.addEventListener("change", markChosenSeat);
-    root.classList.add("can-choose-seat");
-  }
+  // With no box to choose in (one free seat, or a visitor not logged in), a tap on an empty seat
+  // brings the way to sit into view (found by an audit: on a phone it was far below the felt and
+  // the tap did nothing).
+  var sitForm = document.querySelector("form.sit:not(.add-chips)") || document.getElementById("sit");
+  if (seatChoice) seatChoice.addEventListener("change", markChosenSeat);
+  if (seatChoice || sitForm) root.classList.add("can-choose-seat");
 
   root.addEventListener("click", function (ev) {
-    var empty = seatChoice && ev.target.closest(".seat--empty[data-seat]");
-    if (empty) {
+    var empty = ev.target.closest(".seat--empty[data-seat]");
+    if (empty && seatChoice) {
       var no = empty.getAttribute("data-seat");
       if (seatChoice.querySelector('option[value="' + no + '"]')) {
         seatChoice.value = no;
         markChosenSeat();
         seatChoice.focus();
       }
+      return;
+    }
+    if (empty && sitForm && !sitForm.hidden) {
+      var first = sitForm.querySelector("input:not([type=hidden]), button, a");
+      sitForm.scrollIntoView({block: "center"});
+      if (first) first.focus({preventScroll: true});
       return;
     }
     var preBtn = ev.target.closest("[data-pre]");

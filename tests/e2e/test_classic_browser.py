@@ -519,6 +519,21 @@ def test_a_full_table_brings_back_the_sit_form_when_a_seat_opens(browser: Any, c
                      "document.dispatchEvent(new Event('visibilitychange'))")
     assert watcher.title() == title
     assert watcher.locator("#table-root .seat--empty[data-seat]").count() == 1
+    # One free seat, so no box to choose in: a tap on it brings the buy-in into view (found by an
+    # audit: on a phone the form was far below and the tap did nothing).
+    watcher.evaluate("window.scrollTo(0, 0)")
+    watcher.click("#table-root .seat--empty[data-seat]")
+    assert watcher.evaluate("document.activeElement && document.activeElement.id") == "buy-in"
+    assert watcher.locator("#buy-in").is_visible() and watcher.evaluate(
+        "(() => { const r = document.getElementById('buy-in').getBoundingClientRect(); "
+        "return r.top >= 0 && r.bottom <= window.innerHeight; })()")
+    # The player who stood up from this public table keeps watching: what only a seated player
+    # has is gone from their page, the chat's box among it (a line would be refused).
+    b.wait_for_selector("[data-unseated]", state="visible", timeout=30_000)
+    assert not b.locator("[data-chat-needs-seat]").is_visible()
+    assert b.locator("[data-chat-seat-note]").is_visible()
+    assert not b.locator("#table-sound").is_visible() and not b.locator("#table-keys").is_visible()
+    assert a.locator("[data-chat-needs-seat]").is_visible() and a.locator("#table-sound").is_visible()
     with watcher.expect_navigation():
         watcher.click("form[data-needs-free-seat] button")
     assert watcher.locator("#table-root .seat--me").count() == 1

@@ -79,3 +79,14 @@ def test_a_full_table_hides_the_sit_form_and_says_a_seat_will_bring_it_back() ->
     page = watcher.get(reverse("table", args=[table.id])).content.decode()
     assert " hidden" not in _sit_form(page)
     assert " hidden" in _full_note(page)
+
+
+def test_a_visitor_not_logged_in_is_told_a_full_table_is_full() -> None:
+    """Found by an audit: "Sign up to play" and nothing else, at a table with no seat to take."""
+    table, _first = _table_with_one_player()
+    page = Client().get(reverse("table", args=[table.id])).content.decode()
+    assert "Sign up to play" in page and " hidden" in _full_note(page)
+    for name, seat in (("visitorsecond", 1), ("visitorthird", 2)):
+        services.table_take_seat(table_id=table.id, user=make_user(name), buy_in=1000, seat_no=seat)
+    page = Client().get(reverse("table", args=[table.id])).content.decode()
+    assert "Sign up to play" in page and " hidden" not in _full_note(page) and "Every seat is taken" in page
