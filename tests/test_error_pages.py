@@ -63,3 +63,17 @@ def test_the_pages_drawn_without_a_request_need_none(template: str, words: str, 
     assert words in html and 'href="/"' in html
     with translation.override("ru"):
         assert russian in render_to_string(template)
+
+
+def test_a_name_the_site_does_not_answer_at_is_named_with_what_lets_it_in() -> None:
+    """Found by an audit: friends' phones at a laptop's network address got "The site could not
+    read that request", and its "Home" link led back to the same refused name."""
+    page = Client(HTTP_HOST="pokerbox.example:8003").get("/")
+    html = page.content.decode()
+    assert page.status_code == 400
+    assert "pokerbox.example:8003" in html and "DJANGO_ALLOWED_HOSTS" in html
+    assert "could not read that request" not in html
+    assert "<script" not in Client(HTTP_HOST="x<script>.example").get("/").content.decode().split("<body>")[1]
+    with translation.override("ru"):
+        assert "DJANGO_ALLOWED_HOSTS" in render_to_string("400.html", {"refused_host": "a.example"})
+        assert "не настроен" in render_to_string("400.html", {"refused_host": "a.example"})

@@ -27,6 +27,7 @@ out = {
     "embedded_worker": settings.CELERY_EMBEDDED_WORKER,
     "visibility_timeout": settings.CELERY_BROKER_TRANSPORT_OPTIONS.get("visibility_timeout"),
     "cache": settings.CACHES["default"]["BACKEND"],
+    "allowed_hosts": settings.ALLOWED_HOSTS,
     "db_options": {k: v for k, v in settings.DATABASES["default"].get("OPTIONS", {}).items() if k in ("server_side_binding", "prepare_threshold")},
 }
 if settings.LIVE_MODE == "redis":
@@ -60,9 +61,24 @@ def test_embedded_default_uses_sqlite_and_memory(tmp_path: Path) -> None:
     out = _probe(SQLITE_PATH=str(tmp_path / "probe.sqlite3"))
     assert out["vendor"] == "sqlite"
     assert out["layer"] == "channels.layers.InMemoryChannelLayer"
-    assert out["broker"] == "memory://"
+    assert str(out["broker"]).startswith("memory://")
     assert out["live_mode"] == "embedded"
     assert out["cache"] == "django.core.cache.backends.locmem.LocMemCache"
+
+
+def test_make_run_answers_at_this_computers_network_address_too(tmp_path: Path) -> None:
+    """Found by an audit: with `make run HOST=0.0.0.0` every friend's phone got "Bad request"
+    (their Host, the laptop's network address, was not allowed). A laptop site (no DATABASE_URL)
+    answers there as well as at the loopback names; DJANGO_ALLOWED_HOSTS still says it all."""
+    from config.lan import lan_address
+
+    out = _probe(SQLITE_PATH=str(tmp_path / "lan.sqlite3"))
+    hosts = list(out["allowed_hosts"])  # type: ignore[call-overload]
+    assert {"127.0.0.1", "localhost"} <= set(hosts)
+    if lan_address():
+        assert lan_address() in hosts
+    named = _probe(SQLITE_PATH=str(tmp_path / "lan.sqlite3"), DJANGO_ALLOWED_HOSTS="poker.example.org,127.0.0.1")
+    assert named["allowed_hosts"] == ["poker.example.org", "127.0.0.1"]
 
 
 def test_database_url_selects_postgresql() -> None:

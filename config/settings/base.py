@@ -15,6 +15,13 @@ DEBUG = env_bool("DJANGO_DEBUG", False)
 DEV_SECRET_KEY = "dev-only-not-secret-" + "x" * 40
 SECRET_KEY = env_str("DJANGO_SECRET_KEY", DEV_SECRET_KEY)
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", "127.0.0.1,localhost,testserver,[::1]")
+if not env_str("DJANGO_ALLOWED_HOSTS") and not env_str("DATABASE_URL"):
+    # `make run` on a laptop (no DATABASE_URL): friends' phones on the same Wi-Fi reach it at its
+    # network address when it listens there (`make run HOST=0.0.0.0`; found by an audit: every
+    # phone got "Bad request"). A real site names its hosts in DJANGO_ALLOWED_HOSTS.
+    from config.lan import laptop_hosts
+
+    ALLOWED_HOSTS += laptop_hosts()
 CSRF_TRUSTED_ORIGINS = env_list(
     "DJANGO_CSRF_TRUSTED_ORIGINS", "http://127.0.0.1:8000,http://localhost:8000"
 )

@@ -39,7 +39,10 @@ else:
     # One fan-out channel per process carries every table's messages (tables/consumers.py):
     # room for bursts, as the Redis layer has (a full channel drops what is sent to it).
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer", "CONFIG": {"capacity": 1500}}}
-    CELERY_BROKER_URL = "memory://"
+    # A host name, though the in-memory broker has no use for one: without it kombu logs "No
+    # hostname was supplied. Reverting to default 'localhost'" at every start, which a host
+    # puzzling over why phones cannot connect reads as the server falling back to localhost.
+    CELERY_BROKER_URL = "memory://localhost/"
     CELERY_RESULT_BACKEND = None
     CELERY_BROKER_TRANSPORT_OPTIONS = {}
     LIVE_MODE = "embedded"

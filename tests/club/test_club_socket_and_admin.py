@@ -155,3 +155,18 @@ async def test_a_new_invite_link_closes_the_sockets_that_came_by_the_old_one() -
     connected, again = await _open(table.id, None, f"invite={code}")  # the new link opens it
     assert connected
     await again.disconnect()
+
+
+def test_seed_demo_prints_addresses_people_can_open(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Found by an audit: with `make run HOST=0.0.0.0` every printed link was http://0.0.0.0:...,
+    which no phone (and no browser on the laptop) opens."""
+    from tables.management.commands import seed_demo
+
+    monkeypatch.setattr("config.lan.lan_address", lambda: "192.168.1.20")
+    base, friends = seed_demo._for_people("http://0.0.0.0:8003")
+    assert base == "http://127.0.0.1:8003" and "http://192.168.1.20:8003/" in friends
+    base, friends = seed_demo._for_people("http://127.0.0.1:8000")
+    assert base == "http://127.0.0.1:8000" and "make run HOST=0.0.0.0" in friends
+    monkeypatch.setattr("config.lan.lan_address", lambda: None)
+    assert "only this computer" in seed_demo._for_people("http://0.0.0.0:8000")[1]
+    assert seed_demo._for_people("https://poker.example.org") == ("https://poker.example.org", "")

@@ -86,6 +86,7 @@ class Command(BaseCommand):
         import os
 
         base = str(options["base_url"]).rstrip("/")
+        base, friends = _for_people(base)
         # A real site (DATABASE_URL set) gets no accounts whose password is printed in the README
         # (found by an audit: `make run`, the README's one-time step, seeded them into production
         # and seeded them again after they were deleted). SEED_DEMO=1 or --demo asks for them.
@@ -131,3 +132,29 @@ class Command(BaseCommand):
                 self.stdout.write(
                     f"  {table.name}, private, alice's: {base}/tables/{table.id}/?invite={table.invite_code}"
                 )
+        if friends:
+            self.stdout.write(friends)
+
+
+def _for_people(base: str) -> tuple[str, str]:
+    """The address to print for whoever runs the site (``base``, or 127.0.0.1 when the server
+    listens on every address: nobody can open 0.0.0.0), and a line for friends on the same
+    network (README, "Friends on the same Wi-Fi"; found by an audit: every printed link was
+    http://0.0.0.0:8000/...)."""
+    from urllib.parse import urlsplit
+
+    from config.lan import lan_address
+
+    parts = urlsplit(base)
+    port = f":{parts.port}" if parts.port else ""
+    lan = lan_address()
+    if parts.hostname in ("0.0.0.0", "::"):  # noqa: S104 - what `make run HOST=0.0.0.0` passes
+        local = f"{parts.scheme}://127.0.0.1{port}"
+        if lan:
+            return local, (f"Friends on the same network open {parts.scheme}://{lan}{port}/ (and you too, so the "
+                           "invite links you copy work on their phones).")
+        return local, "This computer has no network address now: only this computer can open the site."
+    if parts.hostname in ("127.0.0.1", "localhost", "::1"):
+        return base, ("Only this computer can open these links. For friends on the same Wi-Fi: "
+                      "make run HOST=0.0.0.0 (README, \"Friends on the same Wi-Fi\").")
+    return base, ""
