@@ -34,12 +34,14 @@
     probeDue = 0;
     if (ended) return;
     pre = preAmount = null;  // a new socket: what was picked before may be for a turn already taken
-    var mine = socket = new WebSocket(wsUrl());
+    var mine = socket = new WebSocket(wsUrl()), heard = false;
     // Open is not enough: the table's picture comes first on every new socket, and "Reconnecting…"
     // stays until it does (a socket that opens and carries nothing is tried again).
     socket.onopen = function () { retry = 500; expectAnswer(8000); };
     socket.onmessage = function (ev) {
       if (mine !== socket) return;  // a socket given up on (see wakeUp)
+      heard = true;
+      unheard = 0;
       clearTimeout(probeTimer);
       probeDue = 0;
       heardAt = Date.now();
@@ -64,11 +66,25 @@
       // would only be refused; the page says so and stops (found by an audit: a removed player
       // was left with live-looking buttons under an endless "Reconnecting…").
       if (ev && (ev.code === 4403 || ev.code === 4401)) { endTable(ev.code); return; }
+      if (!heard && ++unheard % 3 === 0) checkThePage();
       app.classList.add("offline");
       clearTimeout(reconnectTimer);
       reconnectTimer = setTimeout(connect, retry);
       retry = Math.min(retry * 2, 8000);
     };
+  }
+
+  // Sockets that close before their first message, three in a row: the server may be down (then
+  // trying again is right) or refusing this page now (a name it no longer answers at, a table
+  // gone). The page itself is asked; refused, it is reloaded, and the server's own page says why
+  // (found by an audit: a server restarted without the phones' address left them on an endless
+  // "Reconnecting…").
+  var unheard = 0;
+  function checkThePage() {
+    if (!window.fetch) return;
+    fetch(location.href, {credentials: "same-origin", cache: "no-store", redirect: "manual"}).then(function (r) {
+      if (r.status >= 400 && r.status < 500 && r.status !== 429) location.reload();
+    }, function () { /* no answer: the server is down, and the retries go on */ });
   }
 
   function endTable(code) {

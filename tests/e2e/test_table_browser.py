@@ -684,3 +684,34 @@ def test_a_flaky_phone_junk_amounts_double_taps_and_a_silent_socket(browser: Any
     other.wait_for_selector(".table-app:not(.offline)", timeout=15_000)
     for p in pages:
         p.context.close()
+
+
+def test_a_page_the_server_refuses_stops_reconnecting_and_says_why(browser: Any, fast_server: str, screenshot: Any) -> None:
+    """Found by an audit: a server restarted without the phones' address (DJANGO_ALLOWED_HOSTS)
+    refused every new socket, and the table showed "Reconnecting…" for ever. Three sockets closed
+    before their first message: the page asks for itself, and refused, reloads into the server's
+    own page saying why."""
+    page = _sign_up(browser, fast_server, "refu" + uuid.uuid4().hex[:5], PHONE)
+    sockets: list[Any] = []
+    refusing = False
+
+    def follow(ws: Any) -> None:
+        sockets.append(ws)
+        if refusing:
+            ws.close()  # as a refused handshake: closed before the table's picture
+        else:
+            ws.connect_to_server()
+
+    page.route_web_socket(re.compile(r".*/ws/tables/.*"), follow)
+    url = _new_table(page, fast_server, "Refused", 2)
+    _wait(page, "#table-root .seat")
+    page.wait_for_function("() => !document.querySelector('.offline')")
+    refused_page = "<!doctype html><title>Bad request</title><p>This site is not set up to answer at that name.</p>"
+    page.route(url, lambda route: route.fulfill(status=400, content_type="text/html", body=refused_page))
+    refusing = True
+    opened = len(sockets)
+    sockets[-1].close()  # the server went away; the new one refuses this page
+    page.wait_for_selector("text=not set up to answer", timeout=60_000)
+    assert len(sockets) - opened >= 3
+    screenshot(page, "refused-page-phone")
+    page.context.close()
