@@ -396,6 +396,10 @@ def _render_table(context: Any) -> SafeString:
         out.append(_next_terms(table))
         out.append(_bomb_next(table))
         out.append(_levels(table, get("fo_place")))
+        if _get(table, "close_after_hand") and _get(table, "status") != "closed":
+            # Said to everyone, not only in the host's panel (found by an audit: players and
+            # watchers saw an ordinary hand until every seat went empty at once).
+            out.append(f'<p class="muted next-hand" data-table-closing>{_t("Closing after this hand.")}</p>')
         if phase == "over" and not _get(bb, "over") and not get("replay"):
             if _get(table, "status") == "paused" or _get(table, "pause_after_hand"):
                 out.append(f'<p class="muted next-hand">{_t(_PAUSED)}</p>')

@@ -1462,6 +1462,10 @@ def table_pause(*, table_id: int, now: bool = False) -> int:
         table = _lock_table(table_id)
         if table.status == Table.Status.CLOSED:
             raise TableError(_("This table is closed."))
+        if table.close_after_hand:
+            # A pause or resume from a panel drawn before the close was answered as done, and the
+            # table closed all the same (found by an audit).
+            raise TableError(_("This table closes when this hand ends."))
         if now or _current_hand(table) is None:
             table.status = Table.Status.PAUSED
             table.pause_after_hand = False
@@ -1478,6 +1482,10 @@ def table_resume(*, table_id: int) -> int:
         table = _lock_table(table_id)
         if table.status == Table.Status.CLOSED:
             raise TableError(_("This table is closed."))
+        if table.close_after_hand:
+            # A pause or resume from a panel drawn before the close was answered as done, and the
+            # table closed all the same (found by an audit).
+            raise TableError(_("This table closes when this hand ends."))
         if table.status == Table.Status.OPEN and not table.pause_after_hand:
             return table.version  # not paused: a second click changes nothing
         if table.status == Table.Status.PAUSED and levels.on(table):

@@ -325,7 +325,7 @@
     var gone = !root.querySelector(".seat--me");
     var frozen = !!root.querySelector("p.freezeout");
     leave.hidden = gone;
-    note.hidden = !gone;
+    note.hidden = !gone || !!root.querySelector("[data-table-closed]");  // nothing to sit down at again
     // Dealt into the hand being played: leaving folds it, so the page asks first (site.js reads
     // data-confirm; found by an audit: a tap while facing a raise folded at once).
     var me = root.querySelector(".seat--me");
@@ -352,6 +352,13 @@
     var form = document.querySelector("form[data-needs-free-seat]");
     var free = {}, empties = root.querySelectorAll(".seat--empty[data-seat]"), i;
     var note = document.querySelector("[data-table-full]");
+    // A closed table's seats are all empty, and none is to be taken (found by an audit: a
+    // watcher was told "A seat is open" as the host closed the table, and offered a sit form).
+    if (root.querySelector("[data-table-closed]")) {
+      var ways = document.querySelectorAll("form.sit:not(.add-chips), #sit, [data-table-full]");
+      for (i = 0; i < ways.length; i++) ways[i].hidden = true;
+      return;
+    }
     if (note && root.querySelector(".seat")) note.hidden = empties.length > 0;
     if (!form) return;
     for (i = 0; i < empties.length; i++) free[empties[i].getAttribute("data-seat")] = true;

@@ -715,3 +715,37 @@ def test_a_page_the_server_refuses_stops_reconnecting_and_says_why(browser: Any,
     assert len(sockets) - opened >= 3
     screenshot(page, "refused-page-phone")
     page.context.close()
+
+
+def test_a_table_closing_tells_everyone_and_offers_a_watcher_no_seat(browser: Any, fast_server: str, screenshot: Any) -> None:
+    """Found by an audit: only the host's panel said the table was closing, and when it closed a
+    watcher of the full table was told "A seat is open" and offered a sit form, which refused."""
+    pages = _seated_at_a_paused_private_table(browser, fast_server, ("hal", "ida"), PHONE, game="NT")
+    host = pages[0]
+    invite = str(host.locator("[data-share-text]").input_value())
+    watcher = _sign_up(browser, fast_server, "wat" + uuid.uuid4().hex[:5], PHONE)
+    watcher.goto(invite)
+    assert watcher.locator("[data-table-full]").is_visible()
+    with host.expect_navigation():
+        host.click("#host-panel button:has-text('Resume')")
+    for page in pages:
+        _wait(page, ".phase-preflop")
+    host.once("dialog", lambda d: d.accept())
+    with host.expect_navigation():
+        host.click("#host-panel button:has-text('Close the table')")
+    for page in (*pages, watcher):
+        page.wait_for_selector("[data-table-closing]", timeout=15_000)
+    screenshot(watcher, "closing-watcher-phone")
+    actor = _whose_turn(pages, ".act--fold")
+    actor.click(".act--fold")
+    watcher.wait_for_selector("[data-table-closed]", timeout=30_000)
+    time.sleep(0.5)
+    assert not watcher.locator("form.sit").is_visible() and not watcher.locator("[data-table-full]").is_visible()
+    toast = watcher.locator("#table-toast")
+    assert toast.is_hidden() or "seat is open" not in toast.inner_text()
+    for page in pages:
+        page.wait_for_selector("[data-table-closed]", timeout=30_000)
+        assert not page.locator("[data-unseated]").is_visible()
+    screenshot(watcher, "closed-watcher-phone")
+    for page in (*pages, watcher):
+        page.context.close()

@@ -479,3 +479,26 @@ def test_one_player_writes_five_lines_in_ten_seconds_whatever_the_sockets() -> N
                                                         - dt.timedelta(seconds=chat.WINDOW_S + 1))
     chat.post(table_id=table.id, user=a, text="later")
     assert chat.recent(table_id=table.id)[-1]["text"] == "later"
+
+
+def test_a_muted_member_made_a_host_writes_again_and_may_be_unmuted() -> None:
+    """Found by an audit: a member muted at a table and then named a host stayed muted, and
+    nobody could unmute them (a host may not be muted, and the unmute was refused as a mute)."""
+    from club import services as club_services
+    from tables import services
+    from tests.club.helpers import club_with_people
+
+    p = club_with_people("rehost")
+    table = services.table_create(creator=p.host, name="Side room", small_blind=100, big_blind=200, club=p.club)
+    chat.post(table_id=table.id, user=p.member, text="hello")
+    chat.mute(table_id=table.id, user=p.host, target=p.member.pk, muted=True)
+    assert chat.is_muted(table_id=table.id, user=p.member)
+    club_services.club_set_role(club=p.club, by=p.owner, user=p.member, role="host")
+    assert not chat.is_muted(table_id=table.id, user=p.member)
+    assert chat.post(table_id=table.id, user=p.member, text="a host now")["text"] == "a host now"
+    with pytest.raises(chat.ChatError, match="cannot be muted"):
+        chat.mute(table_id=table.id, user=p.owner, target=p.member.pk, muted=True)
+    chat.mute(table_id=table.id, user=p.owner, target=p.member.pk, muted=False)  # the old mute lifted
+    assert chat.muted_ids(table_id=table.id) == []
+    club_services.club_set_role(club=p.club, by=p.owner, user=p.member, role="member")
+    assert not chat.is_muted(table_id=table.id, user=p.member)

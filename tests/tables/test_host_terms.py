@@ -166,6 +166,22 @@ def test_a_closing_table_takes_no_change() -> None:
     hosting.table_host_close(table_id=table.id, by=host)
     with pytest.raises(TableError):
         hosting.table_host_terms(table_id=table.id, by=host, small_blind=10, big_blind=20, speed="fast")
+    # Everyone at the table is told, not only the host's panel; a pause or a resume from a panel
+    # drawn before is refused, not answered as done (found by an audit: both were "done", and
+    # the table closed all the same).
+    for viewer in (_friend, None):
+        html = selectors.table_snapshot(table_id=table.id, user=viewer)["html"]
+        assert "data-table-closing" in html and "Closing after this hand." in html
+    table.refresh_from_db()
+    before = (table.version, table.status, table.pause_after_hand, table.close_after_hand)
+    for step in (hosting.table_host_pause, hosting.table_host_resume):
+        with pytest.raises(TableError, match="closes when this hand ends"):
+            step(table_id=table.id, by=host)
+    table.refresh_from_db()
+    assert (table.version, table.status, table.pause_after_hand, table.close_after_hand) == before
+    assert table.close_after_hand
+    with translation.override("ru"):
+        assert "Закрывается после этой раздачи." in selectors.table_snapshot(table_id=table.id, user=_friend)["html"]
 
 
 def test_the_panel_form_changes_the_terms_and_the_page_says_so() -> None:
