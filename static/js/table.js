@@ -91,6 +91,10 @@
     ended = true;
     clearTimeout(reconnectTimer);
     clearTimeout(probeTimer);
+    // The host panel (or its hidden slot) asks the server every few seconds: no more, for a page
+    // that follows the table no longer (found by an audit: a removed member's page went on asking).
+    var panel = document.getElementById("host-panel");
+    if (panel) panel.remove();
     app.classList.remove("offline");
     app.classList.add("ended");
     var controls = app.querySelectorAll("button, input, select, textarea");

@@ -414,6 +414,7 @@ def test_a_club_night_from_invite_to_leaderboard(browser: Any, club_server: str,
     boris.wait_for_timeout(3000)
     assert "offline" not in (boris.get_attribute("#table-app", "class") or "")
     assert boris.evaluate("[...document.querySelectorAll('#table-app button')].every(b => b.disabled)")
+    assert boris.locator("#host-panel").count() == 0  # nothing asks the server for host controls any more
     screenshot(boris, "desktop-removed-from-the-club")
     boris.goto(invite_link)
     assert "removed you from this club" in boris.inner_text("main")
