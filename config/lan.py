@@ -10,6 +10,11 @@ from __future__ import annotations
 import socket
 
 
+def is_loopback(name: str | None) -> bool:
+    """Whether a host name (``[::1]`` or ``::1`` alike) names this computer only."""
+    return (name or "").strip("[]").lower() in ("127.0.0.1", "localhost", "::1")
+
+
 def lan_address() -> str | None:
     """This computer's IPv4 address on its network, or None (no network, or only loopback)."""
     try:

@@ -14,9 +14,6 @@ from django.utils.translation import gettext as _
 
 register = template.Library()
 
-_LOOPBACK = {"127.0.0.1", "localhost", "[::1]"}
-
-
 @register.simple_tag(takes_context=True)
 def lan_hint(context: Any) -> SafeString | str:
     request = context.get("request")
@@ -24,10 +21,11 @@ def lan_hint(context: Any) -> SafeString | str:
         return ""  # a real site's links are made from its real name
     from django.http.request import split_domain_port
 
+    from config.lan import is_loopback, lan_address
+
     name, port = split_domain_port(request.get_host())
-    if name not in _LOOPBACK:
+    if not is_loopback(name):
         return ""
-    from config.lan import lan_address
 
     lan = lan_address()
     if not lan:

@@ -143,7 +143,7 @@ def _for_people(base: str) -> tuple[str, str]:
     http://0.0.0.0:8000/...)."""
     from urllib.parse import urlsplit
 
-    from config.lan import lan_address
+    from config.lan import is_loopback, lan_address
 
     parts = urlsplit(base)
     port = f":{parts.port}" if parts.port else ""
@@ -154,7 +154,7 @@ def _for_people(base: str) -> tuple[str, str]:
             return local, (f"Friends on the same network open {parts.scheme}://{lan}{port}/ (and you too, so the "
                            "invite links you copy work on their phones).")
         return local, "This computer has no network address now: only this computer can open the site."
-    if parts.hostname in ("127.0.0.1", "localhost", "::1"):
+    if is_loopback(parts.hostname):
         return base, ("Only this computer can open these links. For friends on the same Wi-Fi: "
                       "make run HOST=0.0.0.0 (README, \"Friends on the same Wi-Fi\").")
     return base, ""
