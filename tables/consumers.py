@@ -8,6 +8,7 @@ crash the consumer: bad input gets an error message and changes nothing.
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import logging
 import time
@@ -20,6 +21,7 @@ from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
+from django.db import connection
 from django.utils import translation
 from django.utils.translation import gettext_noop
 
@@ -48,7 +50,17 @@ def _db(func: Any) -> Any:
     transaction) and a consumer still awaits its calls one at a time, so its messages keep
     their order.
     """
-    return database_sync_to_async(func, thread_sensitive=False)
+    live_func = services.on_a_live_connection(func)
+
+    @functools.wraps(func)
+    def run(*args: Any, **kwargs: Any) -> Any:
+        # No health check (a SELECT 1 before each call's first query, CONN_HEALTH_CHECKS, meant
+        # for page requests): a connection PostgreSQL cut is found by the call's own first
+        # query, and the call runs again on a new one (writers: services.retry_when_busy).
+        connection.health_check_done = True
+        return live_func(*args, **kwargs)
+
+    return database_sync_to_async(run, thread_sensitive=False)
 
 
 class TableConsumer(AsyncWebsocketConsumer):
@@ -808,6 +820,7 @@ def _act_and_draw(table_id: int, user: Any, message: dict[str, Any], language: s
     return version, mine, _render_many(table_id, others, version, False) if others else []
 
 
+@services.on_a_live_connection
 def _render(table_id: int, user: Any, language: str, hint: int | None = None,
             hand_only: bool = False) -> dict[str, Any] | None:
     with translation.override(language):

@@ -20,7 +20,7 @@ from typing import Any, ParamSpec, TypeVar
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import OperationalError, connection, transaction
+from django.db import InterfaceError, OperationalError, connection, transaction
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 
@@ -90,21 +90,65 @@ def _is_busy(exc: OperationalError) -> bool:
     return "locked" in text or "deadlock" in text or "could not serialize" in text
 
 
+def _is_lost(exc: Exception) -> bool:
+    """Whether the error says this thread's connection is gone: PostgreSQL restarted, failed
+    over or cut it (SQLSTATE classes 08 and 57P), or Django already closed it after that."""
+    if isinstance(exc, InterfaceError):
+        return True
+    state = getattr(exc.__cause__, "sqlstate", None) or ""
+    text = str(exc).lower()
+    return state.startswith(("08", "57P")) or any(words in text for words in (
+        "server closed the connection", "terminating connection", "connection is closed",
+        "connection already closed", "consuming input failed"))
+
+
+def on_a_live_connection(fn: Callable[_P, _R]) -> Callable[_P, _R]:
+    """Run ``fn`` once more on a new connection when it found this thread's connection lost
+    (PostgreSQL restarted or cut it). For readers and for calls made of several transactions:
+    each committed part is checked again by the version it carries. Inside an outer transaction
+    the error goes up unchanged."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: _P.args, **kwargs: _P.kwargs) -> _R:
+        try:
+            return fn(*args, **kwargs)
+        except (OperationalError, InterfaceError) as exc:
+            if connection.in_atomic_block or not _is_lost(exc):
+                raise
+            log.warning("%s: the database connection was lost (%s); trying again on a new one", fn.__name__, exc)
+            connection.close()
+            return fn(*args, **kwargs)
+
+    return wrapper
+
+
 def retry_when_busy(fn: Callable[_P, _R]) -> Callable[_P, _R]:
-    """Run a writer again, a few times with a short pause, when the database was busy.
+    """Run a writer again, a few times with a short pause, when the database was busy, and once
+    on a new connection when the old one was lost (PostgreSQL restarted or cut it: connections
+    are kept between actions, so the first writer after a restart finds its connection dead).
 
     Each writer is one transaction that either committed or changed nothing, so running it
-    again is safe; the version check inside still refuses a stale action. Inside an outer
-    transaction nothing can be retried and the error goes up unchanged.
+    again is safe; the version check inside still refuses a stale action (a COMMIT whose answer
+    was lost with the connection: the action is refused as stale, never applied twice). Inside
+    an outer transaction nothing can be retried and the error goes up unchanged.
     """
 
     @functools.wraps(fn)
     def wrapper(*args: _P.args, **kwargs: _P.kwargs) -> _R:
+        reconnected = False
         for attempt in range(1, BUSY_ATTEMPTS + 1):
             try:
                 return fn(*args, **kwargs)
-            except OperationalError as exc:
-                if attempt == BUSY_ATTEMPTS or connection.in_atomic_block or not _is_busy(exc):
+            except (OperationalError, InterfaceError) as exc:
+                if attempt == BUSY_ATTEMPTS or connection.in_atomic_block:
+                    raise
+                if not reconnected and _is_lost(exc):
+                    log.warning("%s: the database connection was lost (%s); trying again on a new one",
+                                fn.__name__, exc)
+                    connection.close()
+                    reconnected = True
+                    continue
+                if not isinstance(exc, OperationalError) or not _is_busy(exc):
                     raise
                 log.info("%s: database busy (%s); trying again", fn.__name__, exc)
                 time.sleep(0.02 * attempt + secrets.randbelow(20) / 1000)

@@ -17,13 +17,21 @@ F = TypeVar("F", bound=Callable[..., Any])
 def _connections_as_a_request(fn: F) -> F:
     """Close this thread's database connections before and after the task the way Django does
     around a request: when CONN_MAX_AGE has run out, or after an error made one unusable (Celery
-    no longer closes them after every task, see CELERY_DB_REUSE_MAX)."""
+    no longer closes them after every task, see CELERY_DB_REUSE_MAX); a task that found its
+    connection cut runs once more on a new one."""
+
+    live_fn = services.on_a_live_connection(fn)
 
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         _close_old_connections()
         try:
-            return fn(*args, **kwargs)
+            # No SELECT 1 before the task's first query (CONN_HEALTH_CHECKS is for page
+            # requests): a connection PostgreSQL cut fails that query, and the task runs again
+            # on a new one.
+            for conn in connections.all(initialized_only=True):
+                conn.health_check_done = True
+            return live_fn(*args, **kwargs)
         finally:
             _close_old_connections()
 

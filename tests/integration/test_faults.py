@@ -362,6 +362,62 @@ async def _redis_restarted(rig: Rig, seed: dict[str, Any]) -> None:
 
 
 # ---------------------------------------------------------------------------------------------
+# 3b. PostgreSQL cuts every connection mid-hand (a restart, a failover)
+
+
+def _cut_connections(database_url: str) -> int:
+    """End every other session on the test's database, as a PostgreSQL restart would."""
+    import psycopg
+
+    with psycopg.connect(database_url, autocommit=True) as conn:
+        rows = conn.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+            "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        ).fetchall()
+    return sum(1 for (ok,) in rows if ok)
+
+
+def test_postgresql_connections_cut_mid_hand(healthy: Rig) -> None:
+    """Every process keeps its database connections between actions; when PostgreSQL cuts them
+    all, the next action is still applied (its writer runs again on a new connection), the player
+    gets no error, and the worker's clocks go on."""
+    rig = healthy
+    seed = rig.seed("pg")
+    _run(rig, _connections_cut(rig, seed))
+    rig.assert_chips_conserved()
+
+
+async def _connections_cut(rig: Rig, seed: dict[str, Any]) -> None:
+    players, watchers = _clients(rig, seed, placement=(0, 1, 0), spectators=(0, 1))
+    everyone = players + watchers
+    table_id = players[0].table_id
+    try:
+        await _start(rig, everyone)
+        sent: list[tuple[str, int, str]] = []
+        await play(players, until=lambda: watchers[0].phase == "flop", timeout=60, sent=sent)
+        version = await converge(everyone, rig.database_url, STEP)
+        actor = next(p for p in players if p.my_turn)
+        choice = actor.passive_choice()
+        assert choice is not None
+        cut = await asyncio.to_thread(_cut_connections, rig.database_url)
+        assert cut >= 3  # both Daphne processes and the worker held connections
+        before = [len(p.errors) for p in players]
+        await actor.send(choice, version=version)
+        sent.append((actor.label, version, choice))
+        await asyncio.gather(*(c.wait_version(version + 1, STEP) for c in everyone))
+        # The others act through their own processes' cut connections, and the worker deals
+        # the next hand on its own.
+        dealt = watchers[0].next_hand_dealt()
+        await play(players, until=dealt, timeout=60, sent=sent)
+        assert [p.errors[n:] for p, n in zip(players, before, strict=True)] == [[], [], []]
+        hands = hand_logs(rig.database_url, table_id)
+        assert hands[0]["ended"] and len(hands) == 2
+        _log_is_subsequence_of_sends(hands[0], seed, sent)
+    finally:
+        await _close(everyone)
+
+
+# ---------------------------------------------------------------------------------------------
 # 4. A socket dropped at every phase; a second tab
 
 

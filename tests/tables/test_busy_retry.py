@@ -1,4 +1,5 @@
-"""A writer that found the database busy runs again; any other database error goes up."""
+"""A writer that found the database busy runs again, and once on a new connection when its
+connection was lost (PostgreSQL restarted); any other database error goes up."""
 
 from __future__ import annotations
 
@@ -8,14 +9,15 @@ from django.db import OperationalError
 from tables.services import BUSY_ATTEMPTS, retry_when_busy
 
 
-def _flaky(errors: list[str]):  # type: ignore[no-untyped-def]
+def _flaky(errors: list[str | Exception]):  # type: ignore[no-untyped-def]
     calls: list[int] = []
 
     @retry_when_busy
     def writer() -> int:
         calls.append(1)
         if errors:
-            raise OperationalError(errors.pop(0))
+            error = errors.pop(0)
+            raise error if isinstance(error, Exception) else OperationalError(error)
         return len(calls)
 
     return writer, calls
@@ -67,3 +69,39 @@ def test_every_host_writer_runs_again_when_the_database_is_busy() -> None:
         calls = [w for w in ("table_pause", "table_resume", "table_close", "table_leave_seat")
                  if f"services.{w}(" in inspect.getsource(fn)]
         assert wrapped is not None or (calls and all(hasattr(getattr(services, w), "__wrapped__") for w in calls)), name
+
+
+LOST = "consuming input failed: server closed the connection unexpectedly"
+
+
+def test_a_lost_connection_is_closed_and_the_writer_runs_once_more(monkeypatch: pytest.MonkeyPatch) -> None:
+    from django.db import InterfaceError, connection
+
+    closed: list[int] = []
+    monkeypatch.setattr(connection, "close", lambda: closed.append(1))
+    for error in (LOST, "terminating connection due to administrator command", InterfaceError("connection already closed")):
+        closed.clear()
+        writer, calls = _flaky([error])
+        assert writer() == 2
+        assert closed == [1]  # the next query opens a new connection
+    # Lost again on the new one: the error goes up (a database that is down stays an error).
+    writer, calls = _flaky([LOST, LOST])
+    with pytest.raises(OperationalError, match="server closed"):
+        writer()
+    assert len(calls) == 2
+
+
+def test_the_sqlstate_of_a_lost_connection_is_recognised() -> None:
+    class Cut(Exception):
+        sqlstate = "57P01"  # admin_shutdown: PostgreSQL was stopped or restarted
+
+    error = OperationalError("an error in another language")
+    error.__cause__ = Cut()
+    writer, calls = _flaky([error])
+    assert writer() == 2
+    other = OperationalError("un autre texte")
+    other.__cause__ = type("Syntax", (Exception,), {"sqlstate": "42601"})()
+    writer, calls = _flaky([other])
+    with pytest.raises(OperationalError):
+        writer()
+    assert len(calls) == 1
