@@ -37,7 +37,7 @@ settings.configure(
     DATABASES={"default": {
         "ENGINE": "django.db.backends.postgresql", "NAME": _url.path.lstrip("/"), "USER": _url.username or "postgres",
         "PASSWORD": _url.password or "", "HOST": _url.hostname or "127.0.0.1", "PORT": _url.port or 5432,
-        "CONN_MAX_AGE": 60, "OPTIONS": {"server_side_binding": True, "prepare_threshold": 2},
+        "CONN_MAX_AGE": None, "OPTIONS": {"server_side_binding": True, "prepare_threshold": 2},  # as the site
     }},
 )
 django.setup()

@@ -14,7 +14,11 @@ if DATABASE_URL:
     # statements prepared again (a slow second a minute under load, docs/RELIABILITY.md). One
     # lost (PostgreSQL restarted) is closed after the error and the writer runs again on a new
     # one (tables.services.retry_when_busy).
-    _age = env_str("PG_CONN_MAX_AGE", "none")
+    _age = env_str("PG_CONN_MAX_AGE", "none").lower()
+    if not (_age == "none" or _age.isdigit()):
+        from django.core.exceptions import ImproperlyConfigured
+
+        raise ImproperlyConfigured(f"PG_CONN_MAX_AGE is {_age!r}: give a number of seconds, or none (keep them).")
     DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=None if _age == "none" else int(_age),
                                                   conn_health_checks=True)}
     # The health check (a SELECT 1 before a request's first query) is for page requests only:
