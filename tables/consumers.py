@@ -8,7 +8,6 @@ crash the consumer: bad input gets an error message and changes nothing.
 from __future__ import annotations
 
 import asyncio
-import functools
 import json
 import logging
 import time
@@ -21,7 +20,6 @@ from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
-from django.db import connection
 from django.utils import translation
 from django.utils.translation import gettext_noop
 
@@ -50,17 +48,9 @@ def _db(func: Any) -> Any:
     transaction) and a consumer still awaits its calls one at a time, so its messages keep
     their order.
     """
-    live_func = services.on_a_live_connection(func)
-
-    @functools.wraps(func)
-    def run(*args: Any, **kwargs: Any) -> Any:
-        # No health check (a SELECT 1 before each call's first query, CONN_HEALTH_CHECKS, meant
-        # for page requests): a connection PostgreSQL cut is found by the call's own first
-        # query, and the call runs again on a new one (writers: services.retry_when_busy).
-        connection.health_check_done = True
-        return live_func(*args, **kwargs)
-
-    return database_sync_to_async(run, thread_sensitive=False)
+    # A connection PostgreSQL cut is found by the call's own first query, and the call runs
+    # again on a new one (the threads keep their connections between calls).
+    return database_sync_to_async(services.on_a_live_connection(func), thread_sensitive=False)
 
 
 class TableConsumer(AsyncWebsocketConsumer):

@@ -26,11 +26,6 @@ def _connections_as_a_request(fn: F) -> F:
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         _close_old_connections()
         try:
-            # No SELECT 1 before the task's first query (CONN_HEALTH_CHECKS is for page
-            # requests): a connection PostgreSQL cut fails that query, and the task runs again
-            # on a new one.
-            for conn in connections.all(initialized_only=True):
-                conn.health_check_done = True
             return live_fn(*args, **kwargs)
         finally:
             _close_old_connections()

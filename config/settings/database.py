@@ -11,19 +11,16 @@ if DATABASE_URL:
     # Each thread keeps its connection for good (PG_CONN_MAX_AGE=seconds to renew them): with a
     # lifetime, the connections of every thread, opened together when play began, ran out
     # together, and every action of that second waited for a new PostgreSQL process and its
-    # statements prepared again (a slow second a minute under load, docs/RELIABILITY.md). One
-    # lost (PostgreSQL restarted) is closed after the error and the writer runs again on a new
-    # one (tables.services.retry_when_busy).
+    # statements prepared again (a slow second a minute under load, docs/RELIABILITY.md). A call
+    # that finds its connection cut (PostgreSQL restarted) runs again on a new one
+    # (tables.services.on_a_live_connection, retry_when_busy). Page requests are not concerned:
+    # Django's ASGI handler runs each on a thread of its own, with a connection of its own.
     _age = env_str("PG_CONN_MAX_AGE", "none").lower()
     if not (_age == "none" or _age.isdigit()):
         from django.core.exceptions import ImproperlyConfigured
 
         raise ImproperlyConfigured(f"PG_CONN_MAX_AGE is {_age!r}: give a number of seconds, or none (keep them).")
-    DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=None if _age == "none" else int(_age),
-                                                  conn_health_checks=True)}
-    # The health check (a SELECT 1 before a request's first query) is for page requests only:
-    # the table sockets' calls and the timers skip it and run again when a query finds the
-    # connection cut (tables/consumers.py _db, tables/tasks.py).
+    DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=None if _age == "none" else int(_age))}
     # Server-side parameters and prepared statements: the table writers and readers send the same
     # few statements thousands of times, and PostgreSQL then parses and plans each one once per
     # connection. About 15% less PostgreSQL CPU per action in bench_live's saturation run (see

@@ -387,6 +387,18 @@ def test_postgresql_connections_cut_mid_hand(healthy: Rig) -> None:
     rig.assert_chips_conserved()
 
 
+def _page_status(port: int, path: str, cookie_name: str, cookie: str) -> int:
+    import urllib.error
+    import urllib.request
+
+    request = urllib.request.Request(f"http://127.0.0.1:{port}{path}", headers={"Cookie": f"{cookie_name}={cookie}"})
+    try:
+        with urllib.request.urlopen(request, timeout=STEP) as res:  # noqa: S310 - our own test server
+            return int(res.status)
+    except urllib.error.HTTPError as exc:
+        return int(exc.code)
+
+
 async def _connections_cut(rig: Rig, seed: dict[str, Any]) -> None:
     players, watchers = _clients(rig, seed, placement=(0, 1, 0), spectators=(0, 1))
     everyone = players + watchers
@@ -399,8 +411,18 @@ async def _connections_cut(rig: Rig, seed: dict[str, Any]) -> None:
         actor = next(p for p in players if p.my_turn)
         choice = actor.passive_choice()
         assert choice is not None
+        player = seed["tables"][0]["players"][0]
+        page = f"/tables/{table_id}/"
+
+        async def pages() -> list[int]:
+            return [await asyncio.to_thread(_page_status, port, page, seed["cookie_name"], player["cookie"])
+                    for port in rig.ports]
+
+        assert await pages() == [200, 200]
         cut = await asyncio.to_thread(_cut_connections, rig.database_url)
         assert cut >= 3  # both Daphne processes and the worker held connections
+        # Pages open on a connection of their own: no error page after the cut either.
+        assert await pages() == [200, 200]
         before = [len(p.errors) for p in players]
         await actor.send(choice, version=version)
         sent.append((actor.label, version, choice))
