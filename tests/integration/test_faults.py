@@ -146,6 +146,16 @@ async def _start(rig: Rig, clients: list[Client]) -> int:
     return int(resumed)
 
 
+async def _to_the_flop(rig: Rig, players: list[Client], everyone: list[Client],
+                       watcher: Client) -> tuple[list[tuple[str, int, str]], int]:
+    """Everyone connects, the hand is dealt and played passively until ``watcher`` sees the flop;
+    every send so far, and the version all clients then hold."""
+    await _start(rig, everyone)
+    sent: list[tuple[str, int, str]] = []
+    await play(players, until=lambda: watcher.phase == "flop", timeout=60, sent=sent)
+    return sent, await converge(everyone, rig.database_url, STEP)
+
+
 async def _close(clients: list[Client]) -> None:
     await asyncio.gather(*(c.close() for c in clients), return_exceptions=True)
 
@@ -252,10 +262,7 @@ async def _daphne_killed(rig: Rig, seed: dict[str, Any]) -> None:
     everyone = players + watchers
     table_id = players[0].table_id
     try:
-        await _start(rig, everyone)
-        sent: list[tuple[str, int, str]] = []
-        await play(players, until=lambda: watchers[1].phase == "flop", timeout=60, sent=sent)
-        version = await converge(everyone, rig.database_url, STEP)
+        sent, version = await _to_the_flop(rig, players, everyone, watchers[1])
         on_a = [c for c in everyone if c.port == port_a]
         assert len(on_a) == 3
         seen = {c.label: (c.version, c.html) for c in on_a}
@@ -305,10 +312,7 @@ async def _redis_restarted(rig: Rig, seed: dict[str, Any]) -> None:
     table_id = players[0].table_id
     worker_pid = rig.cluster.pids()["worker"]
     try:
-        await _start(rig, everyone)
-        sent: list[tuple[str, int, str]] = []
-        await play(players, until=lambda: watchers[0].phase == "flop", timeout=60, sent=sent)
-        version = await converge(everyone, rig.database_url, STEP)
+        sent, version = await _to_the_flop(rig, players, everyone, watchers[0])
         actor = next(p for p in players if p.my_turn)
         choice = actor.passive_choice()
         assert choice is not None
@@ -404,10 +408,7 @@ async def _connections_cut(rig: Rig, seed: dict[str, Any]) -> None:
     everyone = players + watchers
     table_id = players[0].table_id
     try:
-        await _start(rig, everyone)
-        sent: list[tuple[str, int, str]] = []
-        await play(players, until=lambda: watchers[0].phase == "flop", timeout=60, sent=sent)
-        version = await converge(everyone, rig.database_url, STEP)
+        sent, version = await _to_the_flop(rig, players, everyone, watchers[0])
         actor = next(p for p in players if p.my_turn)
         choice = actor.passive_choice()
         assert choice is not None
