@@ -54,7 +54,7 @@ django.setup()
 from django.conf import settings
 from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY, get_user_model
 from django.contrib.sessions.backends.db import SessionStore
-from django.db import close_old_connections
+from django.db import close_old_connections, connection
 
 from club.services import profile_ensure
 from tables import services
@@ -156,6 +156,9 @@ for line in sys.stdin:
         break
     try:
         close_old_connections()
+        # Connections are kept for good (CONN_MAX_AGE None): one a test cut is replaced here.
+        if connection.connection is not None and not connection.is_usable():
+            connection.close()
         answer = {"ok": True, "result": COMMANDS[cmd](**request)}
     except Exception as exc:
         import traceback
