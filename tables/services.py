@@ -104,9 +104,12 @@ def _is_lost(exc: Exception) -> bool:
 
 def on_a_live_connection(fn: Callable[_P, _R]) -> Callable[_P, _R]:
     """Run ``fn`` once more on a new connection when it found this thread's connection lost
-    (PostgreSQL restarted or cut it). For readers and for calls made of several transactions:
-    each committed part is checked again by the version it carries. Inside an outer transaction
-    the error goes up unchanged."""
+    (PostgreSQL restarted or cut it: the threads serving the tables keep theirs between calls).
+
+    Safe for the same reason the busy retry is: each writer inside is one transaction carrying
+    the table's version, so one whose COMMIT went through with only its answer lost is refused as
+    stale on the second run, never applied twice. Inside an outer transaction the error goes up
+    unchanged."""
 
     @functools.wraps(fn)
     def wrapper(*args: _P.args, **kwargs: _P.kwargs) -> _R:
@@ -123,32 +126,21 @@ def on_a_live_connection(fn: Callable[_P, _R]) -> Callable[_P, _R]:
 
 
 def retry_when_busy(fn: Callable[_P, _R]) -> Callable[_P, _R]:
-    """Run a writer again, a few times with a short pause, when the database was busy, and once
-    on a new connection when the old one was lost (PostgreSQL restarted or cut it: connections
-    are kept between actions, so the first writer after a restart finds its connection dead).
+    """Run a writer again, a few times with a short pause, when the database was busy.
 
     Each writer is one transaction that either committed or changed nothing, so running it
-    again is safe; the version check inside still refuses a stale action (a COMMIT whose answer
-    was lost with the connection: the action is refused as stale, never applied twice). Inside
-    an outer transaction nothing can be retried and the error goes up unchanged.
+    again is safe; the version check inside still refuses a stale action. Inside an outer
+    transaction nothing can be retried and the error goes up unchanged. (A connection found cut
+    is for ``on_a_live_connection``, around the socket's and the timer's calls.)
     """
 
     @functools.wraps(fn)
     def wrapper(*args: _P.args, **kwargs: _P.kwargs) -> _R:
-        reconnected = False
         for attempt in range(1, BUSY_ATTEMPTS + 1):
             try:
                 return fn(*args, **kwargs)
-            except (OperationalError, InterfaceError) as exc:
-                if attempt == BUSY_ATTEMPTS or connection.in_atomic_block:
-                    raise
-                if not reconnected and _is_lost(exc):
-                    log.warning("%s: the database connection was lost (%s); trying again on a new one",
-                                fn.__name__, exc)
-                    connection.close()
-                    reconnected = True
-                    continue
-                if not isinstance(exc, OperationalError) or not _is_busy(exc):
+            except OperationalError as exc:
+                if attempt == BUSY_ATTEMPTS or connection.in_atomic_block or not _is_busy(exc):
                     raise
                 log.info("%s: database busy (%s); trying again", fn.__name__, exc)
                 time.sleep(0.02 * attempt + secrets.randbelow(20) / 1000)

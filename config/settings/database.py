@@ -13,7 +13,7 @@ if DATABASE_URL:
     # together, and every action of that second waited for a new PostgreSQL process and its
     # statements prepared again (a slow second a minute under load, docs/RELIABILITY.md). A call
     # that finds its connection cut (PostgreSQL restarted) runs again on a new one
-    # (tables.services.on_a_live_connection, retry_when_busy). Page requests are not concerned:
+    # (tables.services.on_a_live_connection). Page requests are not concerned:
     # Django's ASGI handler runs each on a thread of its own, with a connection of its own.
     _age = env_str("PG_CONN_MAX_AGE", "none").lower()
     if not (_age == "none" or _age.isdigit()):

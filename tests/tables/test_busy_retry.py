@@ -1,18 +1,19 @@
-"""A writer that found the database busy runs again, and once on a new connection when its
-connection was lost (PostgreSQL restarted); any other database error goes up."""
+"""A writer that found the database busy runs again; a socket's or timer's call that found its
+connection lost (PostgreSQL restarted) runs once more on a new one; any other database error goes
+up."""
 
 from __future__ import annotations
 
 import pytest
 from django.db import OperationalError
 
-from tables.services import BUSY_ATTEMPTS, retry_when_busy
+from tables.services import BUSY_ATTEMPTS, on_a_live_connection, retry_when_busy
 
 
-def _flaky(errors: list[str | Exception]):  # type: ignore[no-untyped-def]
+def _flaky(errors: list[str | Exception], wrap=retry_when_busy):  # type: ignore[no-untyped-def]
     calls: list[int] = []
 
-    @retry_when_busy
+    @wrap
     def writer() -> int:
         calls.append(1)
         if errors:
@@ -74,18 +75,18 @@ def test_every_host_writer_runs_again_when_the_database_is_busy() -> None:
 LOST = "consuming input failed: server closed the connection unexpectedly"
 
 
-def test_a_lost_connection_is_closed_and_the_writer_runs_once_more(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_lost_connection_is_closed_and_the_call_runs_once_more(monkeypatch: pytest.MonkeyPatch) -> None:
     from django.db import InterfaceError, connection
 
     closed: list[int] = []
     monkeypatch.setattr(connection, "close", lambda: closed.append(1))
     for error in (LOST, "terminating connection due to administrator command", InterfaceError("connection already closed")):
         closed.clear()
-        writer, calls = _flaky([error])
+        writer, calls = _flaky([error], on_a_live_connection)
         assert writer() == 2
         assert closed == [1]  # the next query opens a new connection
     # Lost again on the new one: the error goes up (a database that is down stays an error).
-    writer, calls = _flaky([LOST, LOST])
+    writer, calls = _flaky([LOST, LOST], on_a_live_connection)
     with pytest.raises(OperationalError, match="server closed"):
         writer()
     assert len(calls) == 2
@@ -97,11 +98,46 @@ def test_the_sqlstate_of_a_lost_connection_is_recognised() -> None:
 
     error = OperationalError("an error in another language")
     error.__cause__ = Cut()
-    writer, calls = _flaky([error])
+    writer, calls = _flaky([error], on_a_live_connection)
     assert writer() == 2
     other = OperationalError("un autre texte")
     other.__cause__ = type("Syntax", (Exception,), {"sqlstate": "42601"})()
-    writer, calls = _flaky([other])
+    writer, calls = _flaky([other], on_a_live_connection)
     with pytest.raises(OperationalError):
         writer()
     assert len(calls) == 1
+
+
+def test_a_writer_does_not_take_a_lost_connection_for_a_busy_database() -> None:
+    writer, calls = _flaky([LOST])
+    with pytest.raises(OperationalError, match="server closed"):
+        writer()
+    assert len(calls) == 1
+
+
+@pytest.mark.django_db(transaction=True)  # no outer transaction, as on a socket's thread
+def test_a_picture_and_a_timer_run_again_when_their_connection_was_cut(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The socket's own calls are covered end to end by the fault test (tests/integration)."""
+    from django.db import connection
+
+    from tables import consumers, selectors, services, tasks
+
+    monkeypatch.setattr(connection, "close", lambda: None)
+    lost: list[str] = [LOST]
+
+    def snapshot(**_kw: object) -> dict[str, int]:
+        if lost:
+            raise OperationalError(lost.pop())
+        return {"version": 7}
+
+    monkeypatch.setattr(selectors, "table_snapshot", snapshot)
+    assert consumers._render(1, None, "en") == {"version": 7}
+    lost.append(LOST)
+
+    def sweep() -> int:
+        if lost:
+            raise OperationalError(lost.pop())
+        return 3
+
+    monkeypatch.setattr(services, "table_sweep", sweep)
+    assert tasks.sweep() == 3 and not lost
