@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
@@ -73,6 +74,30 @@ def hand_name(
     ``ranks`` (most important first, as the engine gives them) name it instead of the cards:
     Baseball's hands, whose wild cards stand for other ranks, and its open cards, fewer than five.
     """
+    # Every picture of a table at its showdown names the same few hands again, for each viewer
+    # and each action: a name is made once per language and kept (the same facts, the same words).
+    try:
+        key = (get_language(), category, tuple(cards) if cards else None, tuple(ranks) if ranks else None, fallback)
+        hash(key)
+    except TypeError:  # something unhashable among the cards or ranks: name it without keeping it
+        return _hand_name(category, cards, fallback, ranks)
+    name = _NAMES.get(key)
+    if name is None:
+        name = _hand_name(category, cards, fallback, ranks)
+        if len(_NAMES) >= _NAMES_MAX:
+            _NAMES.clear()
+        _NAMES[key] = name
+    return name
+
+
+_NAMES: dict[tuple[object, ...], str] = {}
+_NAMES_MAX = 20000
+
+
+def _hand_name(
+    category: str | None, cards: Sequence[str] | None, fallback: Callable[[str | None], str],
+    ranks: Sequence[int] | None,
+) -> str:
     if ranks:
         try:
             return _named(Category[str(category).upper()], tuple(int(r) for r in ranks), fallback, category)

@@ -218,6 +218,14 @@ class CardPicture:
     plays_as: int | None = None  # the rank a wild card stands for in the best hand
     idle: bool = False  # at the table: not one of the cards that play (drawn dimmed)
 
+    # The table's drawing looks every card up by its picture (``card_row``'s markup cache): the
+    # hash a frozen dataclass makes anew from its fields at each lookup is made once here.
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_hash", hash((self.card, self.kicker, self.wild, self.used, self.plays_as, self.idle)))
+
+    def __hash__(self) -> int:
+        return self._hash  # type: ignore[attr-defined, no-any-return]
+
     @property
     def rank(self) -> str:
         return "10" if self.card.rank == 10 else self.card.rank_char

@@ -165,13 +165,23 @@ def pictures(
 ) -> list[dict[str, Any]]:
     out = []
     for text in cards or []:
-        card = Card.parse(text)
-        pic = CardPicture(
-            card=card, used=bool(used and text in used), idle=bool(used is not None and text not in used),
-            wild=card.rank in wild,
-        )
+        lit = bool(used and text in used)
+        idle = used is not None and text not in used
+        key = (text, lit, idle, wild)
+        pic = _PICTURES.get(key)
+        if pic is None:
+            card = Card.parse(text)
+            pic = CardPicture(card=card, used=lit, idle=idle, wild=card.rank in wild)
+            if len(_PICTURES) >= 4096:
+                _PICTURES.clear()
+            _PICTURES[key] = pic
         out.append({"pic": pic, "swap": text if swap else "", "extra": False})
     return out
+
+
+# A CardPicture is frozen: one per card and way of drawing it, made once and shared by every
+# picture of every table (the drawing then finds its markup by the same object, see card_row).
+_PICTURES: dict[tuple[str, bool, bool, frozenset[int]], CardPicture] = {}
 
 
 def rabbit_pictures(cards: list[str]) -> list[dict[str, Any]]:

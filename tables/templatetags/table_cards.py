@@ -7,6 +7,7 @@ draws a dozen rows of cards; as an ``{% include %}`` they were most of the rende
 
 from __future__ import annotations
 
+import functools
 import threading
 from html import escape as html_escape
 from typing import Any
@@ -83,13 +84,14 @@ def card_row(cards: Any, size: str = "", blanks: int = 0, swappable: bool = Fals
     parts = [f'<ul class="cards{" cards--" + escape(size) if size else ""}" dir="ltr">']
     lang = drawing_language()
     for c in cards or ():
-        if _get(c, "hidden"):
+        get = c.get if type(c) is dict else functools.partial(_get, c)  # the presenter's dicts, or objects
+        if get("hidden"):
             parts.append(_face_down())
             continue
-        pic = _get(c, "pic")
-        swap = _get(c, "swap")
+        pic = get("pic")
+        swap = get("swap")
         mode = "swap" if swappable and swap else ("discard" if discardable else "")
-        key = (lang, pic, bool(_get(c, "extra")), mode, swap if mode == "swap" else "", bool(_get(c, "rabbit")))
+        key = (lang, pic, bool(get("extra")), mode, swap if mode == "swap" else "", bool(get("rabbit")))
         html = _CARDS.get(key)
         if html is None:
             if len(_CARDS) >= _CARDS_MAX:

@@ -57,3 +57,41 @@ def test_a_card_left_out_of_the_hand_is_unused_not_a_kicker() -> None:
     assert '<li class="card card--black card--idle" data-card="3c">' in html
     with translation.override("ru"):
         assert "не используется" in _render("{% card_row cards %}", cards=row)
+
+
+def test_a_card_given_as_an_object_draws_as_the_same_card_given_as_a_dict() -> None:
+    """The presenter hands the row dicts; the hand pages may hand it objects with the same names."""
+    from types import SimpleNamespace
+
+    pic = CardPicture(Card.parse("Qd"), used=True)
+    as_dict = _render("{% card_row cards swappable=True %}", cards=[{"pic": pic, "swap": "Qd", "extra": True}])
+    as_object = _render("{% card_row cards swappable=True %}",
+                        cards=[SimpleNamespace(pic=pic, swap="Qd", extra=True, hidden=False, rabbit=False)])
+    assert as_dict == as_object
+    assert 'class="card card--red card--used card--extra" data-card="Qd"' in as_dict and 'data-swap="Qd"' in as_dict
+    hidden = _render("{% card_row cards %}", cards=[SimpleNamespace(hidden=True)])
+    assert hidden.count("card--back") == 1
+
+
+def test_pictures_are_shared_between_drawings_and_differ_by_how_the_card_is_drawn() -> None:
+    """``presenter.pictures`` makes one picture per card and way of drawing it, and the markup of
+    each is looked up by it: a lit card, a dimmed one and a plain one stay three pictures."""
+    from tables.presenter import pictures
+
+    first = pictures(["Ah", "Kd"], used={"Ah"})
+    again = pictures(["Ah", "Kd"], used={"Ah"})
+    assert [c["pic"] for c in first] == [c["pic"] for c in again]
+    assert all(a["pic"] is b["pic"] for a, b in zip(first, again, strict=True))
+    plain = pictures(["Ah"])[0]["pic"]
+    lit, dimmed = first[0]["pic"], pictures(["Ah"], used={"Kd"})[0]["pic"]
+    assert (lit.used, lit.idle) == (True, False) and (dimmed.used, dimmed.idle) == (False, True)
+    assert (plain.used, plain.idle) == (False, False)
+    assert len({plain, lit, dimmed}) == 3
+    html = _render("{% card_row a %}{% card_row b %}{% card_row c %}", a=pictures(["Ah"]), b=pictures(["Ah"], used={"Ah"}),
+                   c=pictures(["Ah"], used={"Kd"}))
+    assert 'class="card card--red" data-card="Ah"' in html
+    assert 'class="card card--red card--used" data-card="Ah"' in html
+    assert 'class="card card--red card--idle" data-card="Ah"' in html
+    # Equal pictures made apart (the hand pages make their own) are one key, as before.
+    assert CardPicture(Card.parse("Ah"), used=True) == lit and hash(CardPicture(Card.parse("Ah"), used=True)) == hash(lit)
+    assert pictures(["9h"], wild=frozenset({9}))[0]["pic"].wild and not pictures(["9h"])[0]["pic"].wild
