@@ -13,9 +13,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from django.utils.translation import get_language
+from django.utils.translation import get_language, pgettext
 from django.utils.translation import gettext as _
-from django.utils.translation import pgettext
 
 from rules_engine.cards import Card, CardParseError
 from rules_engine.evaluation import Category, evaluate5

@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from django.utils.functional import Promise
 from django.utils.translation import (
@@ -225,6 +226,11 @@ class CardPicture:
 
     def __hash__(self) -> int:
         return self._hash  # type: ignore[attr-defined, no-any-return]
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        # A copy or an unpickled picture makes its hash again (a string's hash differs between
+        # processes), rather than carry this one's.
+        return (CardPicture, (self.card, self.kicker, self.wild, self.used, self.plays_as, self.idle))
 
     @property
     def rank(self) -> str:

@@ -95,3 +95,12 @@ def test_pictures_are_shared_between_drawings_and_differ_by_how_the_card_is_draw
     # Equal pictures made apart (the hand pages make their own) are one key, as before.
     assert CardPicture(Card.parse("Ah"), used=True) == lit and hash(CardPicture(Card.parse("Ah"), used=True)) == hash(lit)
     assert pictures(["9h"], wild=frozenset({9}))[0]["pic"].wild and not pictures(["9h"])[0]["pic"].wild
+
+
+def test_a_copied_or_pickled_picture_is_the_same_key() -> None:
+    import copy
+    import pickle
+
+    pic = CardPicture(Card.parse("9c"), wild=True, plays_as=14)
+    for other in (pickle.loads(pickle.dumps(pic)), copy.deepcopy(pic), copy.copy(pic)):  # noqa: S301 - our own bytes
+        assert other == pic and hash(other) == hash(pic) and {other: 1}.get(pic) == 1
