@@ -11,6 +11,10 @@ from django.core.asgi import get_asgi_application  # noqa: E402
 
 django_asgi_app = get_asgi_application()
 
+from config import page_connections  # noqa: E402
+
+page_connections.install()  # a page's database connection closes once the page is sent
+
 from config.checks import warn_at_start  # noqa: E402
 
 warn_at_start()  # which database and broker this process uses; a missing secret key

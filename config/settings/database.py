@@ -14,7 +14,8 @@ if DATABASE_URL:
     # statements prepared again (a slow second a minute under load, docs/RELIABILITY.md). A call
     # that finds its connection cut (PostgreSQL restarted) runs again on a new one
     # (tables.services.on_a_live_connection). Page requests are not concerned:
-    # Django's ASGI handler runs each on a thread of its own, with a connection of its own.
+    # Django's ASGI handler runs each on a thread of its own, with a connection of its own,
+    # closed once the page is sent (config/page_connections.py).
     _age = env_str("PG_CONN_MAX_AGE", "none").lower()
     if not (_age == "none" or _age.isdigit()):
         from django.core.exceptions import ImproperlyConfigured
