@@ -75,11 +75,7 @@ def hand_name(
     """
     # Every picture of a table at its showdown names the same few hands again, for each viewer
     # and each action: a name is made once per language and kept (the same facts, the same words).
-    try:
-        key = (get_language(), category, tuple(cards) if cards else None, tuple(ranks) if ranks else None, fallback)
-        hash(key)
-    except TypeError:  # something unhashable among the cards or ranks: name it without keeping it
-        return _hand_name(category, cards, fallback, ranks)
+    key = (get_language(), category, tuple(cards) if cards else None, tuple(ranks) if ranks else None, fallback)
     name = _NAMES.get(key)
     if name is None:
         name = _hand_name(category, cards, fallback, ranks)

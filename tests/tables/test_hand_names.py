@@ -69,3 +69,15 @@ def test_baseball_names_what_its_wild_cards_stand_for() -> None:
     assert hand_name("three_of_a_kind", None, category_name, ranks=sixes) == "Three of a kind, sixes"
     # Ranks that do not fit the category say only the category.
     assert hand_name("two_pair", None, category_name, ranks=[99]) == "Two pair"
+
+
+def test_a_name_is_kept_per_language() -> None:
+    """Names are kept once made (every picture at a showdown asks again): the same cards asked in
+    another language get that language's name, and a list or a tuple of them is one hand."""
+    with translation.override("en"):
+        first = hand_name("one_pair", ["9h", "9d", "Kc", "5s", "2h"], category_name)
+    with translation.override("ru"):
+        russian = hand_name("one_pair", ("9h", "9d", "Kc", "5s", "2h"), category_name)
+    with translation.override("en"):
+        again = hand_name("one_pair", ("9h", "9d", "Kc", "5s", "2h"), category_name)
+    assert (first, russian, again) == ("Pair of nines", "Пара девяток", "Pair of nines")
