@@ -32,11 +32,12 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from django.conf import settings  # noqa: E402
 
-from config import wsdeflate  # noqa: E402
+from config import wsdeflate, wslogs  # noqa: E402
 from config.origin import SameOriginValidator  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
 
 wsdeflate.install()  # compressed websocket messages when Daphne serves this (config/wsdeflate.py)
+wslogs.install()  # autobahn's per-frame debug lines made only when logged (config/wslogs.py)
 
 if settings.LIVE_MODE == "embedded" and settings.CELERY_EMBEDDED_WORKER:
     from tables import embedded

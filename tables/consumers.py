@@ -64,6 +64,9 @@ class TableConsumer(AsyncWebsocketConsumer):
     last_version: int
     language: str
 
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        await super().__call__(scope, receive, _send_past_the_session(send))
+
     async def dispatch(self, message: dict[str, Any]) -> None:
         await _dispatch_without_hop(self, message)
 
@@ -376,6 +379,21 @@ class LobbyConsumer(AsyncWebsocketConsumer):
 
     async def lobby_changed(self, event: dict[str, Any]) -> None:
         await self.send(text_data=json.dumps({"type": "lobby"}))
+
+
+def _send_past_the_session(send: Any) -> Any:
+    """The send under Channels' session middleware, for a websocket consumer. That middleware's
+    send saves the session and sets its cookie on ``http.response.start`` only; on a websocket it
+    only passes each message on, after reading the lazy session's state (2% of a Daphne
+    process's samples at 200 tables, one look per picture sent: docs/RELIABILITY.md, thirty-second
+    look). The session itself (``scope["session"]``) is the same either way."""
+    from channels.sessions import InstanceSessionWrapper
+
+    while (isinstance(wrapper := getattr(send, "__self__", None), InstanceSessionWrapper)
+           and getattr(send, "__func__", None) is InstanceSessionWrapper.send
+           and not set(wrapper.save_message_types) & {"websocket.accept", "websocket.send", "websocket.close"}):
+        send = wrapper.real_send
+    return send
 
 
 async def _dispatch_without_hop(consumer: AsyncWebsocketConsumer, message: dict[str, Any]) -> None:

@@ -321,3 +321,44 @@ async def test_logging_out_closes_that_sessions_table_sockets_only() -> None:
     assert await leaving.receive_output(timeout=3) == {"type": "websocket.close", "code": 4401}
     assert await staying.receive_nothing(timeout=0.3)
     await staying.disconnect()
+
+
+def test_the_session_middlewares_send_is_passed_by_only_where_it_does_nothing() -> None:
+    """A table socket sends past Channels' session wrapper (it saves sessions on HTTP responses
+    only); a wrapper that would act on a websocket message is kept."""
+    from channels.sessions import InstanceSessionWrapper
+
+    from tables.consumers import _send_past_the_session
+
+    async def server_send(message: dict[str, Any]) -> None:
+        return None
+
+    scope = {"type": "websocket", "cookies": {}}
+    wrapper = InstanceSessionWrapper(scope, server_send)
+    assert _send_past_the_session(wrapper.send) is server_send
+    assert _send_past_the_session(server_send) is server_send
+
+    class SavesOnWebsockets(InstanceSessionWrapper):
+        save_message_types = ["http.response.start", "websocket.send"]
+
+    keeping = SavesOnWebsockets(scope, server_send)
+    assert _send_past_the_session(keeping.send) == keeping.send
+
+
+async def test_a_player_socket_sends_past_the_session_wrapper_and_still_knows_its_player(three_handed: Any) -> None:
+    from channels.sessions import InstanceSessionWrapper
+
+    from tables import consumers
+
+    table, users = three_handed
+    hand, _state = await database_sync_to_async(current_state)(table)
+    user = await database_sync_to_async(user_for_index)(hand, 0)
+    comm = await _connect(table.id, user)
+    snap = await _next_state(comm)
+    assert 'class="panel"' in snap["html"]  # the session's player: their own buttons
+    mine = [c for c in list(consumers._open) if c.table_id == table.id]
+    assert mine and all(getattr(c.base_send, "__func__", None) is not InstanceSessionWrapper.send for c in mine)
+    assert all(c.scope["user"].pk == user.pk for c in mine)
+    await comm.send_json_to({"action": "ping"})
+    assert json.loads(await comm.receive_from(timeout=3)) == {"type": "pong"}
+    await comm.disconnect()
