@@ -220,7 +220,8 @@ def _shared_reads(table: Any, hand: Any, *, hand_only: bool = False) -> dict[str
     from django.urls import reverse
 
     from rules_engine.games import get_variant
-    from tables.models import Hand, Seat
+    from tables import hotsql
+    from tables.models import Hand
 
     key = (table.version, table.invite_code)
     entry = _SHARED.get(table.id)
@@ -232,7 +233,7 @@ def _shared_reads(table: Any, hand: Any, *, hand_only: bool = False) -> dict[str
             and before["hand"].pk == hand.pk):
         seats = before["seats"]
     else:
-        seats = list(Seat.objects.filter(table=table).select_related("user", "user__profile").order_by("seat_no"))
+        seats = hotsql.seats_with_users(table.id)  # Seat.objects ... select_related("user", "user__profile")
     state = get_variant(hand.game).from_json(hand.state) if hand is not None else None
     # The finished hands change only when a hand ends: every other version (each action inside
     # a hand, and the deal after a hand ended) takes them from the version before. The key is the

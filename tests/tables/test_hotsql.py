@@ -103,3 +103,43 @@ def test_a_shape_must_select_the_models_own_columns() -> None:
     with pytest.raises(ValueError, match="selects"):
         hotsql.first(Table, "test: fewer columns", lambda: Table.objects.only("id").filter(id=table.id)[:1], [table.id])
     assert hotsql.first(Table, "test: no row", lambda: Table.objects.filter(id=10**9)[:1], [10**9]) is None
+
+
+def test_the_seats_read_is_the_orms_select_related_read() -> None:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from club.models import Profile
+
+    table, users = seated_table(n=3)
+    play_passively(table)  # stacks moved
+    # A seat whose user has no profile: select_related caches None, and so must this.
+    bare = Seat.objects.filter(table=table).order_by("seat_no").last()
+    assert bare is not None
+    Profile.objects.filter(user_id=bare.user_id).delete()
+    orm = list(Seat.objects.filter(table=table).select_related("user", "user__profile").order_by("seat_no"))
+    with CaptureQueriesContext(connection) as queries:
+        mine = hotsql.seats_with_users(table.id)
+        seen = []
+        for seat in mine:
+            try:
+                name = seat.user.profile.display_name
+            except Profile.DoesNotExist:
+                name = None
+            seen.append((seat.seat_no, seat.user.username, name, seat.user.profile.user is seat.user if name else None))
+    assert len(queries) == 1  # the users and profiles came with the seats
+    assert [s.seat_no for s in mine] == sorted(s.seat_no for s in mine) == [s.seat_no for s in orm]
+    for a, b in zip(mine, orm, strict=True):
+        assert [getattr(a, f.attname) for f in Seat._meta.concrete_fields] == \
+            [getattr(b, f.attname) for f in Seat._meta.concrete_fields]
+        assert [getattr(a.user, f.attname) for f in a.user._meta.concrete_fields] == \
+            [getattr(b.user, f.attname) for f in b.user._meta.concrete_fields]
+    expected = []
+    for seat in orm:
+        try:
+            name = seat.user.profile.display_name
+        except Profile.DoesNotExist:
+            name = None
+        expected.append((seat.seat_no, seat.user.username, name, True if name else None))
+    assert seen == expected and expected[-1][2] is None and all(e[2] for e in expected[:-1])
+    assert hotsql.seats_with_users(10**9) == []
