@@ -199,3 +199,44 @@ def seats_with_users(table_id: int) -> list[Any]:
             profile_user_field.set_cached_value(profile, user)
         seats.append(seat)
     return seats
+
+
+_TIMER: dict[str, tuple[str, list[Any]]] = {}
+
+
+def timer_row(table_id: int) -> tuple[int, Any, Any] | None:
+    """A firing timer's read (``tables.services.table_timer``): the table's version, its pending
+    timer's due time and its latest hand's deadline, or None when there is no such table. The
+    queryset below compiled once per process (most timers find their table moved on, so this read
+    is most of what they cost the worker: Django built and compiled it for each one), its two
+    times through the converters the ORM applies to them."""
+    from django.db.models import OuterRef, Subquery
+
+    from tables.models import Hand, Table
+
+    entry = _TIMER.get(connection.vendor)
+    if entry is None:
+        latest = Hand.objects.filter(table_id=OuterRef("id")).order_by("-number").values("deadline")[:1]
+        qs = (Table.objects.filter(id=table_id).annotate(latest_deadline=Subquery(latest))
+              .values_list("version", "timer_at", "latest_deadline"))
+        sql, built = qs.query.sql_with_params()
+        if list(built) != [table_id]:
+            raise ValueError(f"timer_row: the queryset takes {built!r}, not [{table_id!r}]")
+        times = []
+        for field in (Table._meta.get_field("timer_at"), Hand._meta.get_field("deadline")):
+            col = field.get_col(field.model._meta.db_table)
+            times.append((connection.ops.get_db_converters(col) + field.get_db_converters(connection), col))
+        entry = _TIMER[connection.vendor] = (sql, times)
+    sql, times = entry
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [table_id])
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    version, *values = row
+    out = []
+    for (convs, col), value in zip(times, values, strict=True):
+        for conv in convs:
+            value = conv(value, col, connection)
+        out.append(value)
+    return version, out[0], out[1]

@@ -1599,12 +1599,8 @@ def table_timer(*, table_id: int, version: int | None, due: str | None = None, n
     conditional UPDATE, without the row lock: a writer that changes the clock meanwhile also
     changes ``timer_at``, and then the UPDATE matches nothing and this timer steps aside.
     """
-    from django.db.models import OuterRef, Subquery
-
     now = now or timezone.now()
-    latest = Hand.objects.filter(table_id=OuterRef("id")).order_by("-number").values("deadline")[:1]
-    row = (Table.objects.filter(id=table_id).annotate(latest_deadline=Subquery(latest))
-           .values_list("version", "timer_at", "latest_deadline").first())
+    row = hotsql.timer_row(table_id)  # the version, timer_at and the latest hand's deadline
     if row is None:
         return False
     current, timer_at, deadline = row

@@ -143,3 +143,39 @@ def test_the_seats_read_is_the_orms_select_related_read() -> None:
         expected.append((seat.seat_no, seat.user.username, name, True if name else None))
     assert seen == expected and expected[-1][2] is None and all(e[2] for e in expected[:-1])
     assert hotsql.seats_with_users(10**9) == []
+
+
+def _timer_row_by_the_orm(table_id: int) -> tuple[int, object, object] | None:
+    from django.db.models import OuterRef, Subquery
+
+    latest = Hand.objects.filter(table_id=OuterRef("id")).order_by("-number").values("deadline")[:1]
+    return (Table.objects.filter(id=table_id).annotate(latest_deadline=Subquery(latest))
+            .values_list("version", "timer_at", "latest_deadline").first())
+
+
+def test_a_timers_read_is_the_querysets_read() -> None:
+    import datetime as dt
+
+    from django.utils import timezone
+
+    empty = services.table_create(creator=None, name="Empty", small_blind=5, big_blind=10, max_seats=3, is_public=True)
+    table, users = seated_table(n=3)
+    seen = []
+    for step in range(4):
+        row = hotsql.timer_row(table.id)
+        assert row == _timer_row_by_the_orm(table.id)
+        seen.append(row)
+        if step == 0:  # a pending timer's due time
+            Table.objects.filter(id=table.id).update(timer_at=timezone.now() + dt.timedelta(seconds=7))
+        elif step == 1:  # no clock running on the latest hand
+            latest = Hand.objects.filter(table=table).order_by("-number").first()
+            assert latest is not None
+            Hand.objects.filter(id=latest.id).update(deadline=None)
+        elif step == 2:
+            play_passively(table)
+    assert seen[0] is not None and seen[0][2] is not None and isinstance(seen[0][2], dt.datetime)
+    assert seen[1] is not None and isinstance(seen[1][1], dt.datetime) and seen[1][1].tzinfo is not None
+    assert seen[2] is not None and seen[2][2] is None
+    # A table that never dealt: no hand, no deadline.
+    assert hotsql.timer_row(empty.id) == _timer_row_by_the_orm(empty.id) == (empty.version, None, None)
+    assert hotsql.timer_row(10**9) is None
