@@ -11,7 +11,6 @@ milliseconds of each part per action, on SQLite (a temporary file) or, when
 functions that took the most time (cProfile), which is how the hot path was found and fixed.
 """
 import cProfile
-import json
 import os
 import pstats
 import statistics
@@ -76,6 +75,7 @@ def _play(game: str, actions: int, profiler: cProfile.Profile | None) -> dict[st
 
     from rules_engine.games import get_variant
     from tables import selectors, services
+    from tables.consumers import message_text
     from tables.models import Hand, Seat, Table
 
     table, players, watcher = _table(game, f"{game}-{time.monotonic_ns()}")
@@ -114,7 +114,7 @@ def _play(game: str, actions: int, profiler: cProfile.Profile | None) -> dict[st
         times["render_player"].append((t2 - t1) / len(players))
         times["render_spectator"].append(t3 - t2)
         for u, snap in zip(players, snaps, strict=True):  # what each player's socket carries
-            plain, deflated = wire[u.pk].send(json.dumps(snap).encode())
+            plain, deflated = wire[u.pk].send(message_text(snap).encode())
             times["plain"].append(plain)
             times["deflated"].append(deflated)
         done += 1

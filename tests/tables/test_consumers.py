@@ -362,3 +362,20 @@ async def test_a_player_socket_sends_past_the_session_wrapper_and_still_knows_it
     await comm.send_json_to({"action": "ping"})
     assert json.loads(await comm.receive_from(timeout=3)) == {"type": "pong"}
     await comm.disconnect()
+
+
+def test_a_pictures_text_is_the_same_json_value_made_faster() -> None:
+    from django.utils.safestring import mark_safe
+
+    from tables import consumers
+
+    snap = {"type": "state", "version": 12, "html": mark_safe('<p class="pot">קופה · Банк “x” \\ \n</p>'),
+            "clock": "decision", "deadline": 1765000000.25, "my_turn": True, "last": None,
+            "chat": {"lines": [{"id": 3, "name": "Дима", "text": "שלום"}], "muted": [4]}}
+    text = consumers.message_text(snap)
+    assert json.loads(text) == json.loads(json.dumps(snap)) == snap
+    assert consumers.orjson is not None  # a dependency: the fast path is the one taken
+    assert "קופה" in text and text != json.dumps(snap)  # UTF-8 as it is, no \u escapes
+    # A value orjson refuses is still sent, by json.
+    big = {"type": "state", "version": 2**70, "html": ""}
+    assert json.loads(consumers.message_text(big)) == big
