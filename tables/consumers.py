@@ -386,18 +386,36 @@ class LobbyConsumer(AsyncWebsocketConsumer):
         await self.send(text_data=json.dumps({"type": "lobby"}))
 
 
+class _Utf8Text(str):
+    """A message's text that holds its UTF-8 bytes already: Daphne encodes each text it sends
+    (``text.encode("utf8")``), a pass over every character that a text beyond ASCII makes slow
+    (a picture in any language has "·", "…" or "★"); here that gives back the bytes orjson made.
+    Any other encoding, and anything else done with the text, is a str's own."""
+
+    _utf8: bytes
+
+    def encode(self, encoding: str = "utf-8", errors: str = "strict") -> bytes:
+        if errors == "strict" and encoding.lower().replace("-", "").replace("_", "") == "utf8":
+            return self._utf8
+        return str.encode(self, encoding, errors)
+
+
 def message_text(message: dict[str, Any]) -> str:
     """A message's JSON text for a socket. A table's picture (10-15 KB of HTML in a JSON string)
     was made by ``json.dumps`` on the event loop, 5-7% of a Daphne process's samples at 200
-    tables (docs/RELIABILITY.md, thirty-second look); orjson makes the same JSON value in about a
-    quarter of the time, written compactly and with characters beyond ASCII as UTF-8 rather than
-    ``\\u`` escapes (the browser's ``JSON.parse`` reads both). A value orjson refuses (an integer
-    beyond 64 bits, say) is written by ``json`` as before."""
+    tables (docs/RELIABILITY.md, thirty-second look); orjson makes the same JSON value in a
+    fraction of the time, written compactly and with characters beyond ASCII as UTF-8 rather than
+    ``\\u`` escapes (the browser's ``JSON.parse`` reads both), and its bytes are what Daphne sends
+    (``_Utf8Text``). A value orjson refuses (an integer beyond 64 bits, say) is written by
+    ``json`` as before."""
     if orjson is not None:
         try:
-            return orjson.dumps(message).decode()
+            data = orjson.dumps(message)
         except TypeError:  # orjson.JSONEncodeError is one
-            pass
+            return json.dumps(message)
+        text = _Utf8Text(data.decode())
+        text._utf8 = data
+        return text
     return json.dumps(message)
 
 

@@ -376,6 +376,11 @@ def test_a_pictures_text_is_the_same_json_value_made_faster() -> None:
     assert json.loads(text) == json.loads(json.dumps(snap)) == snap
     assert consumers.orjson is not None  # a dependency: the fast path is the one taken
     assert "קופה" in text and text != json.dumps(snap)  # UTF-8 as it is, no \u escapes
+    # What Daphne sends is the text's UTF-8, and the text is a str like any other.
+    assert text.encode("utf8") == text.encode("UTF-8") == str(text).encode("utf-8") == text.encode()
+    assert text.encode("utf-16") == str(text).encode("utf-16")
+    assert text.encode("ascii", "replace") == str(text).encode("ascii", "replace")
+    assert text == str(text) and text[:9] == '{"type":"' and type(text[:9]) is str
     # A value orjson refuses is still sent, by json.
     big = {"type": "state", "version": 2**70, "html": ""}
     assert json.loads(consumers.message_text(big)) == big
