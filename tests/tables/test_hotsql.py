@@ -118,15 +118,19 @@ def test_the_seats_read_is_the_orms_select_related_read() -> None:
     assert bare is not None
     Profile.objects.filter(user_id=bare.user_id).delete()
     orm = list(Seat.objects.filter(table=table).select_related("user", "user__profile").order_by("seat_no"))
-    with CaptureQueriesContext(connection) as queries:
-        mine = hotsql.seats_with_users(table.id)
-        seen = []
-        for seat in mine:
+    def names(seats: list[Seat]) -> list[tuple[int, str, str | None, bool | None]]:
+        out = []
+        for seat in seats:
             try:
                 name = seat.user.profile.display_name
             except Profile.DoesNotExist:
                 name = None
-            seen.append((seat.seat_no, seat.user.username, name, seat.user.profile.user is seat.user if name else None))
+            out.append((seat.seat_no, seat.user.username, name, seat.user.profile.user is seat.user if name else None))
+        return out
+
+    with CaptureQueriesContext(connection) as queries:
+        mine = hotsql.seats_with_users(table.id)
+        seen = names(mine)
     assert len(queries) == 1  # the users and profiles came with the seats
     assert [s.seat_no for s in mine] == sorted(s.seat_no for s in mine) == [s.seat_no for s in orm]
     for a, b in zip(mine, orm, strict=True):
@@ -134,13 +138,7 @@ def test_the_seats_read_is_the_orms_select_related_read() -> None:
             [getattr(b, f.attname) for f in Seat._meta.concrete_fields]
         assert [getattr(a.user, f.attname) for f in a.user._meta.concrete_fields] == \
             [getattr(b.user, f.attname) for f in b.user._meta.concrete_fields]
-    expected = []
-    for seat in orm:
-        try:
-            name = seat.user.profile.display_name
-        except Profile.DoesNotExist:
-            name = None
-        expected.append((seat.seat_no, seat.user.username, name, True if name else None))
+    expected = names(orm)
     assert seen == expected and expected[-1][2] is None and all(e[2] for e in expected[:-1])
     assert hotsql.seats_with_users(10**9) == []
 
