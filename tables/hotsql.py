@@ -100,13 +100,18 @@ def _columns(model: type[Model], alias: str) -> tuple[list[str], list[Any]]:
     return selects, converters
 
 
-def _build(model: type[M], converters: list[Any], values: Sequence[Any]) -> M:
+def _convert(converters: list[Any], values: Sequence[Any]) -> list[Any]:
+    """Each column's value through the converters ``_columns`` found for it."""
     row = []
     for (_field, convs, col), value in zip(converters, values, strict=True):
         for conv in convs:
             value = conv(value, col, connection)
         row.append(value)
-    return model.from_db(connection.alias, _attnames(model), row)
+    return row
+
+
+def _build(model: type[M], converters: list[Any], values: Sequence[Any]) -> M:
+    return model.from_db(connection.alias, _attnames(model), _convert(converters, values))
 
 
 def _attnames(model: type[Model]) -> list[str]:
@@ -225,7 +230,7 @@ def timer_row(table_id: int) -> tuple[int, Any, Any] | None:
         times = []
         for field in (Table._meta.get_field("timer_at"), Hand._meta.get_field("deadline")):
             col = field.get_col(field.model._meta.db_table)
-            times.append((connection.ops.get_db_converters(col) + field.get_db_converters(connection), col))
+            times.append((field, connection.ops.get_db_converters(col) + field.get_db_converters(connection), col))
         entry = _TIMER[connection.vendor] = (sql, times)
     sql, times = entry
     with connection.cursor() as cursor:
@@ -233,10 +238,5 @@ def timer_row(table_id: int) -> tuple[int, Any, Any] | None:
         row = cursor.fetchone()
     if row is None:
         return None
-    version, *values = row
-    out = []
-    for (convs, col), value in zip(times, values, strict=True):
-        for conv in convs:
-            value = conv(value, col, connection)
-        out.append(value)
-    return version, out[0], out[1]
+    timer_at, deadline = _convert(times, row[1:])
+    return row[0], timer_at, deadline
