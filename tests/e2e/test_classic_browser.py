@@ -1001,7 +1001,16 @@ def test_call_picked_before_the_turn_is_sent_only_while_the_call_is_the_same(bro
     button's choice goes (the call is 20 now) and nothing is sent for it: the button decides."""
     tag = uuid.uuid4().hex[:5]
     pages = [_sign_up(browser, classic_server, f"{n}{tag}", DESKTOP) for n in ("nia", "oto", "pia")]
-    _sit_everyone(pages, _open_table(pages[0], classic_server, "NT", f"call {tag}", seats=3))
+    url = _open_table(pages[0], classic_server, "NT", f"call {tag}", seats=3)
+    # All three sit within a moment of each other: the first hand is dealt half a second after
+    # the second player sits, and a third who was still opening the page then was dealt out of
+    # it (a slow hour's CI: the hand went heads-up and no page was "the button").
+    for page in pages[1:]:
+        page.goto(url)
+    for page in pages:
+        page.click("form.sit button", no_wait_after=True)
+    for page in pages:
+        page.wait_for_load_state()
     for page in pages:
         page.wait_for_selector(".felt.phase-preflop .seat--acting", timeout=15_000)
 
