@@ -220,6 +220,7 @@ def _shared_reads(table: Any, hand: Any, *, hand_only: bool = False) -> dict[str
     from django.urls import reverse
 
     from rules_engine.games import get_variant
+    from rules_engine.resume import resume
     from tables import hotsql
     from tables.models import Hand
 
@@ -234,7 +235,13 @@ def _shared_reads(table: Any, hand: Any, *, hand_only: bool = False) -> dict[str
         seats = before["seats"]
     else:
         seats = hotsql.seats_with_users(table.id)  # Seat.objects ... select_related("user", "user__profile")
-    state = get_variant(hand.game).from_json(hand.state) if hand is not None else None
+    state = None
+    if hand is not None:
+        # The state of the version before, when it is this hand's: the actions since are applied
+        # to a copy of it rather than the hand replayed from its deal (rules_engine.resume).
+        held = before["state"] if before is not None and _same_hand(before["hand"], hand) else None
+        state = resume(get_variant(hand.game), hand.state, before=held,
+                       before_data=before["hand"].state if held is not None else None)
     # The finished hands change only when a hand ends: every other version (each action inside
     # a hand, and the deal after a hand ended) takes them from the version before. The key is the
     # number of the latest finished hand (hands are numbered in order and only the latest can be
@@ -257,6 +264,24 @@ def _shared_reads(table: Any, hand: Any, *, hand_only: bool = False) -> dict[str
         _SHARED.clear()
     _SHARED[table.id] = (key, reads)
     return reads
+
+
+def _same_hand(held: Any, hand: Any) -> bool:
+    return held is not None and held.pk == hand.pk and held.game == hand.game
+
+
+def held_state(*, table: Any, hand: Any) -> tuple[Any, Any] | None:
+    """The engine state this process holds for ``hand`` (its viewers' reads of the table's latest
+    version it read), with the saved state it was read from: for ``rules_engine.resume``, so the
+    writer of the next action reads the hand without replaying it. None when it holds none. The
+    state is shared with the viewers: it must not be changed (``resume`` copies it)."""
+    entry = _SHARED.get(table.id)
+    if entry is None or entry[0][1] != table.invite_code:
+        return None
+    reads = entry[1]
+    if reads["state"] is None or not _same_hand(reads["hand"], hand):
+        return None
+    return reads["state"], reads["hand"].state
 
 
 def prime_shared_reads(*, table: Any, hand: Any, state: Any) -> bool:

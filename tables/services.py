@@ -834,8 +834,17 @@ def _variant(table: Table) -> Any:
 
 def _load_state(table: Table, hand: Hand) -> Any:
     """A hand's engine state, read by the rules of the game it was dealt (``Hand.game``: a table
-    may have changed its game since)."""
-    return get_variant(hand.game).from_json(hand.state)
+    may have changed its game since). When this process's viewers hold the state of an earlier
+    version of the same hand (nearly always, for an action from one of its sockets), the actions
+    since are applied to a copy of it (``rules_engine.resume``: checked to be that hand's log up to
+    there) instead of the hand replayed from its deal. The result is the caller's to change."""
+    from rules_engine.resume import resume
+    from tables.selectors import held_state
+
+    held = held_state(table=table, hand=hand)
+    if held is None:
+        return get_variant(hand.game).from_json(hand.state)
+    return resume(get_variant(hand.game), hand.state, before=held[0], before_data=held[1])
 
 
 def _is_legal(state: Any, idx: int, kind: str) -> bool:

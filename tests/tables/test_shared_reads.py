@@ -248,3 +248,70 @@ def test_the_deal_after_a_hand_keeps_the_last_hands_list_and_it_is_what_a_fresh_
     assert after is not None
     assert [h["number"] for h in after["recent_hands"]] == [finished.number + 1, finished.number]
     assert Hand.objects.filter(table=table, ended__isnull=False).count() == 2
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_writer_and_the_other_process_read_the_hand_from_the_state_held_not_its_deal(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """With this process's viewers holding the version before, the writer of an action and the
+    drawing of the next version go on from that state (rules_engine.resume): no replay from the
+    deal, the held state left as it was, and the same state a replay of the saved hand gives."""
+    from rules_engine.games import get_variant
+    from tables.models import Hand
+    from tables.services import _is_legal
+
+    table, users = seated_table()
+    variant = get_variant(table.game)
+    replays: list[int] = []
+    real = variant.from_json.__func__
+
+    def counted(cls, data):  # type: ignore[no-untyped-def]
+        replays.append(len(data.get("log", [])))
+        return real(cls, data)
+
+    checked = 0
+    for _ in range(6):
+        selectors.clear_shared_reads()
+        first = selectors.table_snapshot(table_id=table.id, user=users[0])
+        assert first is not None
+        held = selectors._SHARED[table.id][1]
+        if held["hand"] is None or held["hand"].ended is not None:
+            break
+        held_state, untouched = held["state"], held["state"].snapshot()
+        hand, state = current_state(table)
+        idx = state.actors()[0]
+        choice = next(k for k in ("done", "check", "call") if _is_legal(state, idx, k))
+        # The other process: it holds the version before, its message says "hand only".
+        other = dict(selectors._SHARED)
+        monkeypatch.setattr(variant, "from_json", classmethod(counted))
+        # The writer, with the viewers' state held.
+        new = services.table_act(table_id=table.id, user=user_for_index(hand, idx),
+                                 message={"action": choice, "version": first["version"]}).version
+        assert replays == [], "the writer replayed the hand"
+        selectors._SHARED.clear()
+        selectors._SHARED.update(other)
+        told = selectors.table_snapshot(table_id=table.id, user=users[1], version_hint=new, hand_only=True)
+        assert told is not None and told["version"] == new
+        hand = Hand.objects.get(pk=held["hand"].pk)
+        if hand.ended is None:
+            assert replays == [], "the other process replayed the hand"
+        monkeypatch.undo()
+        assert held_state.snapshot() == untouched  # the viewers' state was not changed
+        drawn = selectors._SHARED[table.id][1]["state"]
+        assert drawn is not held_state
+        assert drawn.snapshot() == variant.from_json(hand.state).snapshot()
+        replays.clear()
+        checked += 1
+    assert checked >= 3
+
+
+def test_a_writer_with_nothing_held_replays_the_hand() -> None:
+    from tables.services import _load_state
+
+    table, users = seated_table()
+    selectors.clear_shared_reads()
+    hand, state = current_state(table)
+    assert _load_state(table, hand).snapshot() == state.snapshot()
+    selectors.table_snapshot(table_id=table.id, user=users[0])
+    held = selectors._SHARED[table.id][1]["state"]
+    loaded = _load_state(table, hand)
+    assert loaded is not held and loaded.snapshot() == held.snapshot() == state.snapshot()
