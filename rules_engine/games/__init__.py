@@ -76,11 +76,23 @@ def variant_codes() -> tuple[str, ...]:
     return tuple(sorted(_REGISTRY))
 
 
+_CARD_BY_TEXT: dict[str, Card] = {str(c): c for c in (Card.from_index(i) for i in range(52))}
+
+
 def _cards_json(cards: tuple[Card, ...]) -> list[str]:
     return [str(c) for c in cards]
 
 
 def _read_cards(value: object, what: str) -> tuple[Card, ...]:
+    if type(value) is list:
+        # Saved hands write each card as ``str(card)`` (``_cards_json``): one lookup a card. Any
+        # other spelling, and anything that is not a card, goes the long way below.
+        try:
+            cards = tuple(map(_CARD_BY_TEXT.get, value))
+        except TypeError:  # an unhashable entry
+            cards = (None,)
+        if None not in cards:
+            return cards  # type: ignore[return-value]
     if isinstance(value, str):
         value = value.split()
     if not isinstance(value, list | tuple) or not all(isinstance(v, str) for v in value):

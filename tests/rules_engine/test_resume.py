@@ -185,3 +185,21 @@ def test_a_bad_action_added_to_the_log_is_refused_as_from_json_refuses_it() -> N
             resume(PP, broken, before=before, before_data=before_data)
     assert before.snapshot() == untouched
     assert issubclass(MalformedAction, RulesError)
+
+
+def test_saved_cards_are_read_by_one_lookup_and_any_other_spelling_as_before() -> None:
+    from rules_engine.cards import FULL_DECK, Card
+    from rules_engine.games import Action, HandSetup
+
+    # Every card as saved, as people type it, and with its symbol: the same card.
+    for card in FULL_DECK:
+        for text in (str(card), str(card).lower(), str(card).upper(), card.pretty, f" {card} "):
+            assert Action.from_json({"seat": 0, "kind": "draw", "cards": [text]}).cards == (card,)
+    deck = [str(c) for c in FULL_DECK]
+    assert HandSetup.from_json({"stacks": [5, 5], "button": 0, "small_blind": 1, "big_blind": 2,
+                                "deck": deck}).deck == tuple(FULL_DECK)
+    assert Action.from_json({"seat": 0, "kind": "draw", "cards": ["10d", "A♥"]}).cards == \
+        (Card.parse("Td"), Card.parse("Ah"))
+    for bad in (["Zz"], ["Ah", 5], [["Ah"]], [None], "Ah Kk", 7):
+        with pytest.raises(MalformedAction):
+            Action.from_json({"seat": 0, "kind": "draw", "cards": bad})
