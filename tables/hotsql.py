@@ -240,3 +240,35 @@ def timer_row(table_id: int) -> tuple[int, Any, Any] | None:
         return None
     timer_at, deadline = _convert(times, row[1:])
     return row[0], timer_at, deadline
+
+
+_RECENT: dict[tuple[str, int], tuple[str, list[str], list[Any]]] = {}
+RECENT_FIELDS = ("id", "number", "game", "ended", "players", "result")
+
+
+def finished_hands(table_id: int, limit: int = 10) -> list[dict[str, Any]]:
+    """``Hand.objects.filter(table=table_id, ended__isnull=False).order_by("-number")
+    .values(*RECENT_FIELDS)[:limit]``, compiled once per process and limit: the "last hands" list
+    a viewer's read takes when a hand ended (``tables.selectors._shared_reads``), each value
+    through the converters the ORM applies to it (the JSON columns, SQLite's times)."""
+    from tables.models import Hand
+
+    key = (connection.vendor, limit)
+    entry = _RECENT.get(key)
+    if entry is None:
+        qs = (Hand.objects.filter(table=table_id, ended__isnull=False).order_by("-number")
+              .values(*RECENT_FIELDS)[:limit])
+        sql, built = qs.query.sql_with_params()
+        if list(built) != [table_id]:
+            raise ValueError(f"finished_hands: the queryset takes {built!r}, not [{table_id!r}]")
+        converters = []
+        for name in RECENT_FIELDS:
+            field = Hand._meta.get_field(name)
+            col = field.get_col(Hand._meta.db_table)
+            converters.append((field, connection.ops.get_db_converters(col) + field.get_db_converters(connection), col))
+        entry = _RECENT[key] = (sql, list(RECENT_FIELDS), converters)
+    sql, names, converters = entry
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [table_id])
+        rows = cursor.fetchall()
+    return [dict(zip(names, _convert(converters, row), strict=True)) for row in rows]

@@ -2,6 +2,7 @@
 
 import datetime as dt
 import secrets
+from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -222,7 +223,6 @@ def _shared_reads(table: Any, hand: Any, *, hand_only: bool = False) -> dict[str
     from rules_engine.games import get_variant
     from rules_engine.resume import resume
     from tables import hotsql
-    from tables.models import Hand
 
     key = (table.version, table.invite_code)
     entry = _SHARED.get(table.id)
@@ -250,9 +250,8 @@ def _shared_reads(table: Any, hand: Any, *, hand_only: bool = False) -> dict[str
     if before is not None and before["recent_key"] == recent_key:
         recent = before["recent"]
     else:
-        recent = list(Hand.objects.filter(table=table, ended__isnull=False).order_by("-number")
-                      .values("id", "number", "game", "ended", "players", "result")[:10])
-        add_winners(recent)
+        recent = hotsql.finished_hands(table.id, 10)  # Hand.objects.filter(...).values(...)[:10]
+        add_winners(recent, known=[s.user for s in seats])
         for h in recent:  # the links, once rather than twice per hand for every viewer
             h["href"] = reverse("hand_history", args=[table.id, h["number"]])
             h["phh_href"] = reverse("hand_history_phh", args=[table.id, h["number"]])
@@ -587,16 +586,21 @@ def with_shown_after(view: dict[str, Any], state: Any, shown: list[int]) -> dict
     return {**view, "players": players}
 
 
-def add_winners(recent: list[dict[str, Any]]) -> None:
+def add_winners(recent: list[dict[str, Any]], known: Iterable[Any] = ()) -> None:
     """Each finished hand's winners for the "last hands" list: who came out ahead and by how
-    much (public: the result every viewer saw), ``{"name", "net"}``, biggest first."""
+    much (public: the result every viewer saw), ``{"name", "net"}``, biggest first. ``known``:
+    users already read with their profiles (the table's seats, read in the same moment), whose
+    names are taken from them; only the other players are read."""
     from fractions import Fraction
 
     from django.contrib.auth import get_user_model
 
     ids = {int(p[1]) for h in recent for p in h.get("players") or ()}
-    users = get_user_model().objects.filter(pk__in=ids).select_related("profile")
-    names = {u.pk: _display_name(u) for u in users}
+    names = {u.pk: _display_name(u) for u in known if u.pk in ids}
+    missing = ids - names.keys()
+    if missing:
+        users = get_user_model().objects.filter(pk__in=missing).select_related("profile")
+        names.update((u.pk, _display_name(u)) for u in users)
     for h in recent:
         result = h.pop("result", None) or {}
         players = h.pop("players", None) or []

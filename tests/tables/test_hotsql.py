@@ -177,3 +177,67 @@ def test_a_timers_read_is_the_querysets_read() -> None:
     # A table that never dealt: no hand, no deadline.
     assert hotsql.timer_row(empty.id) == _timer_row_by_the_orm(empty.id) == (empty.version, None, None)
     assert hotsql.timer_row(10**9) is None
+
+
+def _play_hands(table: Table, count: int) -> None:
+    """``count`` hands played to their end, each after the showdown pause of the one before."""
+    import datetime as dt
+
+    from django.utils import timezone
+
+    for k in range(count):
+        if k:
+            assert services.table_expire(table_id=table.id, now=timezone.now() + dt.timedelta(hours=1))
+        table.refresh_from_db()
+        play_passively(table)
+
+
+def _finished_by_the_orm(table_id: int, limit: int) -> list[dict[str, object]]:
+    return list(Hand.objects.filter(table=table_id, ended__isnull=False).order_by("-number")
+                .values(*hotsql.RECENT_FIELDS)[:limit])
+
+
+def test_the_last_hands_read_is_the_querysets_read(django_assert_num_queries) -> None:  # type: ignore[no-untyped-def]
+    import datetime as dt
+
+    table, users = seated_table(n=3)
+    other, _ = seated_table(n=2)
+    assert hotsql.finished_hands(table.id) == [] == _finished_by_the_orm(table.id, 10)
+    _play_hands(table, 3)
+    _play_hands(other, 1)
+    got = hotsql.finished_hands(table.id)
+    assert got == _finished_by_the_orm(table.id, 10)
+    assert [h["number"] for h in got] == [3, 2, 1]  # newest first, the running hand left out
+    assert isinstance(got[0]["ended"], dt.datetime) and got[0]["ended"].tzinfo is not None
+    assert isinstance(got[0]["players"], list) and isinstance(got[0]["result"], dict)
+    # Another limit is its own statement; one query each.
+    with django_assert_num_queries(1):
+        two = hotsql.finished_hands(table.id, 2)
+    assert two == _finished_by_the_orm(table.id, 2) == got[:2]
+    assert hotsql.finished_hands(other.id) == _finished_by_the_orm(other.id, 10) and len(hotsql.finished_hands(other.id)) == 1
+    assert hotsql.finished_hands(10**9) == []
+
+
+def test_the_winners_names_come_from_the_users_known_and_the_rest_are_read(django_assert_num_queries) -> None:  # type: ignore[no-untyped-def]
+    from club.models import Profile
+    from tables import selectors
+
+    table, users = seated_table(n=3)
+    _play_hands(table, 4)
+    Profile.objects.filter(user=users[1]).update(display_name="Bella")
+    seats = hotsql.seats_with_users(table.id)
+    by_the_orm = hotsql.finished_hands(table.id)
+    selectors.add_winners(by_the_orm)
+    assert any(w for h in by_the_orm for w in h["winners"])
+    # Every player is seated: their names come from the seats, with no query.
+    known = hotsql.finished_hands(table.id)
+    with django_assert_num_queries(0):
+        selectors.add_winners(known, known=[s.user for s in seats])
+    assert known == by_the_orm
+    # One player gone from the seats: only that one is read.
+    partly = hotsql.finished_hands(table.id)
+    with django_assert_num_queries(1):
+        selectors.add_winners(partly, known=[s.user for s in seats if s.user_id != users[1].pk])
+    assert partly == by_the_orm
+    assert "Bella" in {w["name"] for h in by_the_orm for w in h["winners"]} or all(
+        w["name"] != users[1].username for h in by_the_orm for w in h["winners"])
