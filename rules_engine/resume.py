@@ -38,6 +38,10 @@ _KEPT: set[type] = {int, str, bool, float, complex, bytes, type(None), Fraction,
                     range}
 
 
+# The types copied field by field (the betting, the states, the bet structures), with their slots.
+_SLOTS: dict[type, tuple[str, ...]] = {}
+
+
 def _kept(t: type) -> bool:
     params = getattr(t, "__dataclass_params__", None)
     if (params is not None and params.frozen) or issubclass(t, enum.Enum):
@@ -78,19 +82,20 @@ def _copy(value: Any, memo: dict[int, Any]) -> Any:
         out = set(value)  # of cards, seats: values that never change
         memo[id(value)] = out
         return out
-    if _kept(t):
-        return value
+    slots = _SLOTS.get(t)
+    if slots is None:
+        if _kept(t):
+            return value
+        slots = _SLOTS[t] = tuple(name for klass in t.__mro__ for name in getattr(klass, "__slots__", ())
+                                  if name not in ("__dict__", "__weakref__"))
     out = object.__new__(t)
     memo[id(value)] = out
-    slots = [name for klass in t.__mro__ for name in getattr(klass, "__slots__", ())]
     for name in slots:
-        if name in ("__dict__", "__weakref__"):
-            continue
         try:
             x = getattr(value, name)
         except AttributeError:  # a slot never set
             continue
-        object.__setattr__(out, name, _copy(x, memo))
+        object.__setattr__(out, name, x if type(x) in _KEPT else _copy(x, memo))
     fields = getattr(value, "__dict__", None)
     if fields is not None:
         kept = _KEPT
