@@ -95,9 +95,14 @@ def _columns(model: type[Model], alias: str) -> tuple[list[str], list[Any]]:
     selects, converters = [], []
     for f in model._meta.concrete_fields:
         selects.append(f"{qn(alias)}.{qn(f.column)}")
-        col = f.get_col(alias)
-        converters.append((f, connection.ops.get_db_converters(col) + f.get_db_converters(connection), col))
+        converters.append(_converter(f, alias))
     return selects, converters
+
+
+def _converter(field: Any, alias: str) -> tuple[Any, list[Any], Any]:
+    """A column's field, the converters the ORM applies to its value, and the column they take."""
+    col = field.get_col(alias)
+    return field, connection.ops.get_db_converters(col) + field.get_db_converters(connection), col
 
 
 def _convert(converters: list[Any], values: Sequence[Any]) -> list[Any]:
@@ -227,10 +232,8 @@ def timer_row(table_id: int) -> tuple[int, Any, Any] | None:
         sql, built = qs.query.sql_with_params()
         if list(built) != [table_id]:
             raise ValueError(f"timer_row: the queryset takes {built!r}, not [{table_id!r}]")
-        times = []
-        for field in (Table._meta.get_field("timer_at"), Hand._meta.get_field("deadline")):
-            col = field.get_col(field.model._meta.db_table)
-            times.append((field, connection.ops.get_db_converters(col) + field.get_db_converters(connection), col))
+        times = [_converter(field, field.model._meta.db_table)
+                 for field in (Table._meta.get_field("timer_at"), Hand._meta.get_field("deadline"))]
         entry = _TIMER[connection.vendor] = (sql, times)
     sql, times = entry
     with connection.cursor() as cursor:
@@ -261,11 +264,7 @@ def finished_hands(table_id: int, limit: int = 10) -> list[dict[str, Any]]:
         sql, built = qs.query.sql_with_params()
         if list(built) != [table_id]:
             raise ValueError(f"finished_hands: the queryset takes {built!r}, not [{table_id!r}]")
-        converters = []
-        for name in RECENT_FIELDS:
-            field = Hand._meta.get_field(name)
-            col = field.get_col(Hand._meta.db_table)
-            converters.append((field, connection.ops.get_db_converters(col) + field.get_db_converters(connection), col))
+        converters = [_converter(Hand._meta.get_field(name), Hand._meta.db_table) for name in RECENT_FIELDS]
         entry = _RECENT[key] = (sql, list(RECENT_FIELDS), converters)
     sql, names, converters = entry
     with connection.cursor() as cursor:
