@@ -44,6 +44,7 @@ import os
 import random
 import resource
 import sys
+import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -53,6 +54,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from tables import actiontrace  # noqa: E402
 from tests.integration.cluster import (  # noqa: E402
     Cluster,
     ClusterError,
@@ -238,6 +240,10 @@ class RunResult:
     rss_before: int = 0  # kB held by the Daphne processes and the worker before the bots came
     rss_after: int = 0  # ... and at the end of the measured window
     note: str = ""
+    measured_from: float = 0.0  # the window, in time.time() seconds
+    measured_to: float = 0.0
+    traced: int = 0  # actions timed inside Daphne (tables.actiontrace), and their parts:
+    trace: dict[str, tuple[float, float, float]] = field(default_factory=dict)
     stalls: list[float] = field(default_factory=list)  # the probe's gaps, seconds (see PROBE)
     probe_nice: int | None = None  # the probe's priority (None: no probe ran)
     burst_share: float = float("nan")  # of the slowest 1% of actions, the share in the busiest 2 s
@@ -276,6 +282,9 @@ class RunResult:
             f"Daphne CPU {self.daphne_ms_per_action:.1f} ms/action, cpu {self.cpu_text()}, load {self.load:.1f}, "
             f"slowest 1% in the busiest 2 s: {self.burst_share:.0%}, probe stalls {self.stalls_text()}"
             + (f", refusals {self.errors} by action {self.refused_by_action}" if self.errors else "")
+            + (f"; inside Daphne p50/p99 ({self.traced} actions): " + ", ".join(
+                f"{part} {p50:.1f}/{p99:.1f} ms" for part, (p50, p99, _slow) in self.trace.items())
+               if self.trace else "")
         )
 
     def cpu_text(self) -> str:
@@ -499,6 +508,7 @@ async def _measure(result: RunResult, bots: list[Bot], record: Record, cpu_now: 
     await asyncio.sleep(window)
     t1 = time.time()
     cpu1 = cpu_now()
+    result.measured_from, result.measured_to = t0, t1
     await _probe_result(probe, result)
     if rss_now is not None:
         result.rss_after = rss_now()
@@ -565,8 +575,10 @@ def _one_run(*, tables: int, daphnes: int, think: float, window: float,
     port_for([0], 0, 0, 0, routing)  # an unknown routing fails here, before anything starts
     result = RunResult(tables=tables, daphnes=daphnes, think=think, window=window, setup_s=0.0,
                        clocks=dict(clocks or CLOCKS), load=os.getloadavg()[0], routing=routing)
-    with postgres_database(PG_ADMIN_URL) as db_url, redis_database(REDIS_BASE_URL, REDIS_DB) as redis_url:
-        cluster = Cluster(database_url=db_url, redis_url=redis_url, **result.clocks)
+    with (postgres_database(PG_ADMIN_URL) as db_url, redis_database(REDIS_BASE_URL, REDIS_DB) as redis_url,
+          tempfile.TemporaryDirectory(prefix="pp-trace-") as trace_dir):
+        cluster = Cluster(database_url=db_url, redis_url=redis_url, **result.clocks,
+                          extra_env={"PP_ACTION_TRACE": trace_dir})
         try:
             cluster.migrate()
             ports = [cluster.start_daphne() for _ in range(daphnes)]
@@ -578,6 +590,9 @@ def _one_run(*, tables: int, daphnes: int, think: float, window: float,
             cluster.wait_for_worker()
             asyncio.run(_drive(cluster, seeded, cookie_name, ports, think, window, result, setup_started))
             cluster.assert_alive()
+            # The settle after the window is longer than the processes' flushes are apart.
+            timed = actiontrace.read(trace_dir, result.measured_from, result.measured_to)
+            result.traced, result.trace = len(timed), actiontrace.summary(timed)
         except BaseException:
             print(cluster.logs(), file=sys.stderr)
             raise
@@ -631,6 +646,45 @@ def run(window: float = WINDOW) -> str:
 
 def _ms(values: list[float], q: float, scale: float = 1000.0) -> str:
     return f"{_pct(values, q) * scale:.0f} ms" if values else "-"
+
+
+def _run_tag(r: RunResult) -> str:
+    tag = f"{r.tables}" + (" (no think time)" if r.think == 0 else "")
+    if r.routing == "table":
+        tag += " (one process per table)"
+    if r.clocks == SHORT_CLOCKS:
+        tag += " (short clocks)"
+    if r.note:
+        tag += f" ({r.note})"
+    return tag
+
+
+def _trace_table(runs: list[RunResult]) -> list[str]:
+    """Where the actions' time went inside the Daphne process that took them (``tables.actiontrace``)."""
+    traced = [r for r in runs if r.trace]
+    if not traced:
+        return []
+    parts = ("wait", "writer", "db", "cpu", "draw", "send", "total")
+    out = [
+        "Inside the Daphne process that took each action in the window (`tables.actiontrace`, on for "
+        "these runs: `PP_ACTION_TRACE`), p50 / p99 of each part, and in brackets its mean over the "
+        "slowest 1% of actions (by total): wait, from the message read to its hop starting on a thread; "
+        "writer, the action's transaction with what runs on its commit (the table's message to Redis "
+        "among it), of which SQL is its statements' wall time (BEGIN and COMMIT not counted) and CPU the "
+        "thread's own CPU time; draw, the pictures drawn in the same hop (the player's and the other "
+        "players' on that process); send, back on the event loop until the last of them is handed to "
+        "its socket; total, from the message read to then. A player on the other process (spread rows) "
+        "is drawn by that process after the table's message reaches it, which is not in these parts.",
+        "",
+        "| tables | actions timed | " + " | ".join(("SQL" if p == "db" else "writer CPU" if p == "cpu" else p)
+                                                  for p in parts) + " |",
+        "|---|---:|" + "---:|" * len(parts),
+    ]
+    for r in traced:
+        cells = [f"{r.trace[p][0]:.1f} / {r.trace[p][1]:.1f} ({r.trace[p][2]:.1f})" for p in parts]
+        out.append(f"| {_run_tag(r)} | {r.traced} | " + " | ".join(cells) + " |")
+    out.append("")
+    return out
 
 
 def _markdown(runs: list[RunResult], sat: RunResult, stress: RunResult | None = None,
@@ -690,13 +744,7 @@ def _markdown(runs: list[RunResult], sat: RunResult, stress: RunResult | None = 
 
     for r in runs + [x for x in (affine, stress) if x is not None] + [sat]:
         lat = r.latencies
-        tag = f"{r.tables}" + (" (no think time)" if r.think == 0 else "")
-        if r.routing == "table":
-            tag += " (one process per table)"
-        if r.clocks == SHORT_CLOCKS:
-            tag += " (short clocks)"
-        if r.note:
-            tag += f" ({r.note})"
+        tag = _run_tag(r)
         up = "-" if r.think == 0 else ("yes" if keeps_up(r) else "**no**")
         memory = f"{r.kb_per_table:.0f} kB" if r.rss_after else "-"
         out.append(
@@ -707,6 +755,7 @@ def _markdown(runs: list[RunResult], sat: RunResult, stress: RunResult | None = 
             f"{memory} | {r.setup_s:.0f} s | {r.cpu_text()}, load {r.load:.1f} |"
         )
     out.append("")
+    out.extend(_trace_table(runs + [x for x in (affine, stress) if x is not None] + [sat]))
     kept = [r.tables for r in runs if keeps_up(r)]
     lost = [r.tables for r in runs if r.accepted and not keeps_up(r)]
     if lost:

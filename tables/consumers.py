@@ -28,7 +28,7 @@ from django.conf import settings
 from django.utils import translation
 from django.utils.translation import gettext_noop
 
-from tables import live, presence, selectors, services
+from tables import actiontrace, live, presence, selectors, services
 from tables.live import LOBBY_GROUP, remember_server_loop, start_redis_watch, table_group
 
 log = logging.getLogger("tables.consumers")
@@ -186,10 +186,11 @@ class TableConsumer(AsyncWebsocketConsumer):
                   [:DRAWN_WITH_ACTION] if watched is not None else [])
         if watched is not None:
             watched.acting += 1
+        hop = actiontrace.Hop(received=time.time()) if actiontrace.ENABLED else None
         try:
             new_version, snap, snaps = await _db(_act_and_draw)(
                 self.table_id, user, message, self.language,
-                [(c.scope.get("user"), c.language) for c in others])
+                [(c.scope.get("user"), c.language) for c in others], hop)
         except services.StaleVersion as exc:
             await self.send_error(str(exc))
             await self.send_snapshot(force=True)
@@ -214,6 +215,8 @@ class TableConsumer(AsyncWebsocketConsumer):
                     await other.deliver(picture, held=True)
                 except Exception:
                     log.warning("table %s: could not send a picture", self.table_id, exc_info=True)
+            if hop is not None:
+                actiontrace.record(self.table_id, new_version, hop, time.time(), len(others))
         finally:
             if watched is not None:
                 self._fanout.done_acting(self.table_id, watched)
@@ -853,17 +856,26 @@ def _act(table_id: int, user: Any, message: dict[str, Any], language: str) -> in
 
 
 def _act_and_draw(table_id: int, user: Any, message: dict[str, Any], language: str,
-                  others: list[tuple[Any, str]] | None = None) -> tuple[int, Any, list[Any]]:
+                  others: list[tuple[Any, str]] | None = None,
+                  hop: actiontrace.Hop | None = None) -> tuple[int, Any, list[Any]]:
     """The action, then the player's picture of the version it made, then the pictures of the
     process's other viewers of the table (``others``: their users and languages), in one hop to
-    a thread. The action is taken whatever happens to the drawing (``_FAILED``: draw it again)."""
-    version = _act(table_id, user, message, language)
+    a thread. The action is taken whatever happens to the drawing (``_FAILED``: draw it again).
+    ``hop``: where the times go, for ``make bench`` (``tables.actiontrace``)."""
+    if hop is None:
+        version = _act(table_id, user, message, language)
+    else:
+        with actiontrace.writer(hop):
+            version = _act(table_id, user, message, language)
     try:
         mine = _render(table_id, user, language, version)
     except Exception:
         log.exception("table %s: could not draw the actor's picture", table_id)
         mine = _FAILED
-    return version, mine, _render_many(table_id, others, version, False) if others else []
+    drawn = _render_many(table_id, others, version, False) if others else []
+    if hop is not None:
+        hop.drawn = time.time()
+    return version, mine, drawn
 
 
 @services.on_a_live_connection

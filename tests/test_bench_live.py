@@ -84,3 +84,18 @@ def test_the_probe_reports_its_gaps_and_the_report_shows_them() -> None:
 async def _run_probe(r, window):  # type: ignore[no-untyped-def]
     proc = await bench_live._probe(window)
     await bench_live._probe_result(proc, r)
+
+
+def test_the_report_shows_where_the_actions_time_went_inside_daphne_when_timed() -> None:
+    timed = _result(200, 0.05, routing="table")
+    timed.traced = 4000
+    timed.trace = {p: (1.0 + i, 10.0 + i, 20.0 + i)
+                   for i, p in enumerate(("wait", "writer", "db", "cpu", "draw", "send", "total"))}
+    untimed = _result(200, 0.3)
+    text = bench_live._markdown([_result(10, 0.02), untimed], _result(40, 0.2, think=0.0, daphnes=1), affine=timed)
+    rows = [line for line in text.splitlines() if line.startswith("| 200 (one process per table) | 4000 |")]
+    assert rows == ["| 200 (one process per table) | 4000 | 1.0 / 10.0 (20.0) | 2.0 / 11.0 (21.0) | 3.0 / 12.0 (22.0) | "
+                    "4.0 / 13.0 (23.0) | 5.0 / 14.0 (24.0) | 6.0 / 15.0 (25.0) | 7.0 / 16.0 (26.0) |"]
+    assert "| tables | actions timed | wait | writer | SQL | writer CPU | draw | send | total |" in text
+    assert "writer 2.0/11.0 ms" in timed.line() and "inside Daphne" not in untimed.line()
+    assert "actions timed" not in bench_live._markdown([untimed], _result(40, 0.2, think=0.0, daphnes=1))

@@ -1,0 +1,135 @@
+"""Where a player's action spends its time inside a Daphne process, for ``make bench``.
+
+Off unless ``PP_ACTION_TRACE`` names a directory (``bench/bench_live.py`` sets it for the
+processes it starts). Then each action taken by a table socket (``TableConsumer.receive``) is
+timed in four parts, and each process appends one JSON line per action to
+``<directory>/actions-<pid>.jsonl`` about twice a second:
+
+* ``wait``: from the message read on the event loop to its hop starting on a thread;
+* ``writer``: the writer (``services.table_act``: lock, checks, engine, save, commit and what
+  runs on commit), of which ``db`` is the wall time of its SQL statements (their count in
+  ``statements``; BEGIN and COMMIT are not among them) and ``cpu`` the thread's own CPU time;
+* ``draw``: the pictures drawn in the same hop (the player's and the process's other viewers');
+* ``send``: from the hop's end to the last of those pictures handed to the sockets.
+
+Nothing here is read by the site; with the variable unset, the only cost is one test per action.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+DIRECTORY = os.environ.get("PP_ACTION_TRACE", "")
+ENABLED = bool(DIRECTORY)
+FLUSH_SECONDS = 0.5
+PARTS = ("wait", "writer", "db", "cpu", "draw", "send", "total")
+
+
+@dataclass(slots=True)
+class Hop:
+    """One action's times (``time.time()`` seconds), filled in as it goes."""
+
+    received: float
+    started: float = 0.0
+    acted: float = 0.0
+    drawn: float = 0.0
+    cpu: float = 0.0
+    db: float = 0.0
+    statements: int = 0
+
+
+@contextlib.contextmanager
+def writer(hop: Hop) -> Iterator[None]:
+    """Time the writer that runs inside: wall, thread CPU and its statements' wall."""
+    from django.db import connection
+
+    def timed(execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
+        began = time.time()
+        try:
+            return execute(sql, params, many, context)
+        finally:
+            hop.db += time.time() - began
+            hop.statements += 1
+
+    hop.started = time.time()
+    cpu = time.thread_time()
+    try:
+        with connection.execute_wrapper(timed):
+            yield
+    finally:
+        hop.cpu = time.thread_time() - cpu
+        hop.acted = time.time()
+
+
+_rows: list[dict[str, Any]] = []
+_lock = threading.Lock()
+_flusher: threading.Thread | None = None
+
+
+def record(table_id: int, version: int, hop: Hop, sent: float, others: int) -> None:
+    """Keep one finished action's times; a thread writes them out (``flush``)."""
+    global _flusher
+    if not hop.acted:
+        return  # refused or failed before the writer finished: nothing to time
+    row = {"table": table_id, "version": version, "received": hop.received, "others": others,
+           "wait": hop.started - hop.received, "writer": hop.acted - hop.started, "db": hop.db,
+           "cpu": hop.cpu, "statements": hop.statements, "draw": (hop.drawn or hop.acted) - hop.acted,
+           "send": sent - (hop.drawn or hop.acted), "total": sent - hop.received}
+    with _lock:
+        _rows.append(row)
+        if _flusher is None:
+            _flusher = threading.Thread(target=_flush_forever, name="action-trace", daemon=True)
+            _flusher.start()
+
+
+def flush(directory: str | Path | None = None) -> int:
+    """Append the rows kept so far to this process's file; how many were written."""
+    with _lock:
+        rows = _rows[:]
+        _rows.clear()
+    if rows:
+        path = Path(directory or DIRECTORY) / f"actions-{os.getpid()}.jsonl"
+        with path.open("a", encoding="utf-8") as fh:
+            fh.writelines(json.dumps(r, separators=(",", ":")) + "\n" for r in rows)
+    return len(rows)
+
+
+def _flush_forever() -> None:
+    while True:
+        time.sleep(FLUSH_SECONDS)
+        with contextlib.suppress(OSError):  # the bench removed its directory: nobody waits for them
+            flush()
+
+
+def read(directory: str | Path, since: float, until: float) -> list[dict[str, Any]]:
+    """Every process's rows for actions received in [since, until) (``time.time()`` seconds)."""
+    rows = []
+    for path in sorted(Path(directory).glob("actions-*.jsonl")):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            row = json.loads(line)
+            if since <= row["received"] < until:
+                rows.append(row)
+    return rows
+
+
+def _pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(len(ordered) * q / 100))]
+
+
+def summary(rows: list[dict[str, Any]]) -> dict[str, tuple[float, float, float]]:
+    """Each part's p50 and p99 over ``rows``, and its mean over the slowest 1% of actions (by
+    ``total``), in milliseconds."""
+    if not rows:
+        return {}
+    slowest = sorted(rows, key=lambda r: r["total"])[-max(1, len(rows) // 100):]
+    return {part: (_pct([r[part] for r in rows], 50) * 1000, _pct([r[part] for r in rows], 99) * 1000,
+                   sum(r[part] for r in slowest) / len(slowest) * 1000) for part in PARTS}

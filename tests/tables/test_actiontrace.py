@@ -1,0 +1,91 @@
+"""The bench's timing of an action inside a Daphne process (``tables.actiontrace``)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from channels.db import database_sync_to_async
+from django.db import connection
+
+from tables import actiontrace
+from tests.tables.helpers import current_state, seated_table, user_for_index
+from tests.tables.test_consumers import _connect, _next_state
+
+
+def _row(received: float, total: float, **parts: float) -> dict[str, Any]:
+    row = {"table": 1, "version": 2, "received": received, "others": 0, "statements": 5, "total": total}
+    row.update({p: parts.get(p, 0.0) for p in ("wait", "writer", "db", "cpu", "draw", "send")})
+    return row
+
+
+def test_rows_written_by_a_process_are_read_back_within_the_window(tmp_path: Path, monkeypatch: Any) -> None:
+    monkeypatch.setattr(actiontrace, "_rows", [])
+    monkeypatch.setattr(actiontrace, "_flusher", object())  # no thread: flushed by hand below
+    for received in (10.0, 11.0, 12.0):
+        hop = actiontrace.Hop(received=received, started=received + 0.001, acted=received + 0.004,
+                              drawn=received + 0.005, cpu=0.002, db=0.0015, statements=5)
+        actiontrace.record(7, 3, hop, received + 0.006, 2)
+    actiontrace.record(7, 4, actiontrace.Hop(received=11.5), 11.6, 0)  # the writer never finished
+    assert actiontrace.flush(tmp_path) == 3
+    assert actiontrace.flush(tmp_path) == 0
+    rows = actiontrace.read(tmp_path, 10.5, 12.0)
+    assert [r["received"] for r in rows] == [11.0]
+    row = rows[0]
+    assert row["table"] == 7 and row["version"] == 3 and row["others"] == 2 and row["statements"] == 5
+    assert row["wait"] == pytest.approx(0.001) and row["writer"] == pytest.approx(0.003)
+    assert row["draw"] == pytest.approx(0.001) and row["send"] == pytest.approx(0.001)
+    assert row["total"] == pytest.approx(0.006) and row["db"] == 0.0015 and row["cpu"] == 0.002
+    lines = (tmp_path / next(p.name for p in tmp_path.iterdir())).read_text().splitlines()
+    assert len(lines) == 3 and all(json.loads(line)["table"] == 7 for line in lines)
+
+
+def test_summary_gives_each_parts_p50_p99_and_the_slowest_actions_mean() -> None:
+    rows = [_row(float(i), total=i / 1000, writer=i / 2000) for i in range(1, 201)]
+    summary = actiontrace.summary(rows)
+    assert summary["total"][0] == pytest.approx(101.0)  # ms: the 101st of 200 sorted
+    assert summary["total"][1] == pytest.approx(199.0)
+    assert summary["writer"][1] == pytest.approx(99.5)
+    # The slowest 1% by total: the last two rows (199 and 200 ms), their writer 99.5 and 100 ms.
+    assert summary["total"][2] == pytest.approx(199.5)
+    assert summary["writer"][2] == pytest.approx(99.75)
+    assert actiontrace.summary([]) == {}
+
+
+@pytest.mark.django_db
+def test_the_writer_times_its_statements_and_its_own_cpu() -> None:
+    hop = actiontrace.Hop(received=0.0)
+    with actiontrace.writer(hop):
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+            cursor.execute("SELECT 2")
+        sum(range(200_000))
+    assert hop.statements == 2
+    assert 0 < hop.db <= hop.acted - hop.started
+    assert hop.cpu > 0
+    assert hop.started > 0 and hop.acted >= hop.started
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_an_action_on_a_socket_is_timed_and_a_refused_one_is_not(monkeypatch: Any) -> None:
+    kept: list[tuple[Any, ...]] = []
+    monkeypatch.setattr(actiontrace, "ENABLED", True)
+    monkeypatch.setattr(actiontrace, "record", lambda *args: kept.append(args))
+    table, _users = await database_sync_to_async(seated_table)(n=3)
+    hand, state = await database_sync_to_async(current_state)(table)
+    actor = await database_sync_to_async(user_for_index)(hand, state.actors()[0])
+    comm = await _connect(table.id, actor)
+    version = (await _next_state(comm))["version"]
+    await comm.send_to(text_data=json.dumps({"action": "call", "version": version - 1}))  # stale: refused
+    await comm.send_to(text_data=json.dumps({"action": "call", "version": version}))
+    got = version
+    while got < version + 1:
+        got = (await _next_state(comm))["version"]
+    await comm.disconnect()
+    assert len(kept) == 1
+    table_id, new_version, hop, sent, others = kept[0]
+    assert (table_id, new_version, others) == (table.id, version + 1, 0)
+    assert hop.received <= hop.started <= hop.acted <= hop.drawn <= sent
+    assert hop.statements >= 3 and hop.db > 0 and hop.cpu > 0
