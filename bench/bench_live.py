@@ -244,6 +244,8 @@ class RunResult:
     measured_to: float = 0.0
     traced: int = 0  # actions timed inside Daphne (tables.actiontrace), and their parts:
     trace: dict[str, tuple[float, float, float]] = field(default_factory=dict)
+    drawn_across: int = 0  # ... and the other process's drawings of the versions they made:
+    trace_across: dict[str, tuple[float, float, float]] = field(default_factory=dict)
     stalls: list[float] = field(default_factory=list)  # the probe's gaps, seconds (see PROBE)
     probe_nice: int | None = None  # the probe's priority (None: no probe ran)
     burst_share: float = float("nan")  # of the slowest 1% of actions, the share in the busiest 2 s
@@ -285,6 +287,9 @@ class RunResult:
             + (f"; inside Daphne p50/p99 ({self.traced} actions): " + ", ".join(
                 f"{part} {p50:.1f}/{p99:.1f} ms" for part, (p50, p99, _slow) in self.trace.items())
                if self.trace else "")
+            + (f"; the other process ({self.drawn_across} drawings): " + ", ".join(
+                f"{part} {p50:.1f}/{p99:.1f} ms" for part, (p50, p99, _slow) in self.trace_across.items())
+               if self.trace_across else "")
         )
 
     def cpu_text(self) -> str:
@@ -592,7 +597,10 @@ def _one_run(*, tables: int, daphnes: int, think: float, window: float,
             cluster.assert_alive()
             # The settle after the window is longer than the processes' flushes are apart.
             timed = actiontrace.read(trace_dir, result.measured_from, result.measured_to)
-            result.traced, result.trace = len(timed), actiontrace.summary(timed)
+            result.traced = sum(1 for r in timed if r["kind"] == "action")
+            result.trace = actiontrace.summary(timed)
+            joined = actiontrace.across(timed)
+            result.drawn_across, result.trace_across = len(joined), actiontrace.summary(joined, actiontrace.ACROSS)
         except BaseException:
             print(cluster.logs(), file=sys.stderr)
             raise
@@ -684,6 +692,24 @@ def _trace_table(runs: list[RunResult]) -> list[str]:
         cells = [f"{r.trace[p][0]:.1f} / {r.trace[p][1]:.1f} ({r.trace[p][2]:.1f})" for p in parts]
         out.append(f"| {_run_tag(r)} | {r.traced} | " + " | ".join(cells) + " |")
     out.append("")
+    across = [r for r in traced if r.trace_across]
+    if across:
+        out += [
+            "A player on the other process (spread rows): the version's drawing there, joined to the action that "
+            "made it, p50 / p99 (mean over the slowest 1% by total): heard, from the action's message read by the "
+            "process that took it to the table's message heard by the other one (the writer's transaction and "
+            "Redis); queued, from then to its drawing starting (a drawing of that table already under way there, "
+            "or an action of its own, goes first); draw and send as above; total, from the action's message read "
+            "to the last picture handed to its socket there.",
+            "",
+            "| tables | drawings | " + " | ".join(actiontrace.ACROSS) + " |",
+            "|---|---:|" + "---:|" * len(actiontrace.ACROSS),
+        ]
+        for r in across:
+            cells = [f"{r.trace_across[p][0]:.1f} / {r.trace_across[p][1]:.1f} ({r.trace_across[p][2]:.1f})"
+                     for p in actiontrace.ACROSS]
+            out.append(f"| {_run_tag(r)} | {r.drawn_across} | " + " | ".join(cells) + " |")
+        out.append("")
     return out
 
 

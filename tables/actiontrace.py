@@ -12,6 +12,13 @@ timed in four parts, and each process appends one JSON line per action to
 * ``draw``: the pictures drawn in the same hop (the player's and the process's other viewers');
 * ``send``: from the hop's end to the last of those pictures handed to the sockets.
 
+A process whose players did not act draws the new version when the table's message reaches it
+(the fan-out, ``consumers._Fanout``); that drawing is kept too (``fanout``), and ``across``
+joins it to the action that made the version: ``heard``, from the action's message read by the
+other process to the table's message heard; ``queued``, from then to its drawing starting (a
+drawing of that table already under way, or an action of its own, comes first); ``draw`` and
+``send`` as above; ``total``, from the action's message read to the last picture handed on.
+
 Nothing here is read by the site; with the variable unset, the only cost is one test per action.
 """
 
@@ -31,6 +38,7 @@ DIRECTORY = os.environ.get("PP_ACTION_TRACE", "")
 ENABLED = bool(DIRECTORY)
 FLUSH_SECONDS = 0.5
 PARTS = ("wait", "writer", "db", "cpu", "draw", "send", "total")
+ACROSS = ("heard", "queued", "draw", "send", "total")
 
 
 @dataclass(slots=True)
@@ -76,13 +84,37 @@ _flusher: threading.Thread | None = None
 
 def record(table_id: int, version: int, hop: Hop, sent: float, others: int) -> None:
     """Keep one finished action's times; a thread writes them out (``flush``)."""
-    global _flusher
     if not hop.acted:
         return  # refused or failed before the writer finished: nothing to time
-    row = {"table": table_id, "version": version, "received": hop.received, "others": others,
+    row = {"kind": "action", "table": table_id, "version": version, "received": hop.received, "others": others,
            "wait": hop.started - hop.received, "writer": hop.acted - hop.started, "db": hop.db,
            "cpu": hop.cpu, "statements": hop.statements, "draw": (hop.drawn or hop.acted) - hop.acted,
            "send": sent - (hop.drawn or hop.acted), "total": sent - hop.received}
+    _keep(row)
+
+
+_heard: dict[tuple[int, int], float] = {}
+
+
+def heard(table_id: int, version: int) -> None:
+    """The fan-out heard that ``table_id`` is at ``version`` (called on the event loop)."""
+    if len(_heard) > 10_000:
+        _heard.clear()  # versions heard and never drawn (drawn with an action, or skipped)
+    _heard.setdefault((table_id, version), time.time())
+
+
+def drawn(table_id: int, version: int, started: float, finished: float, sent: float, viewers: int) -> None:
+    """The fan-out drew ``version`` for ``viewers`` sockets between ``started`` and
+    ``finished``, and handed the last picture on at ``sent``."""
+    at = _heard.pop((table_id, version), None)
+    if at is None:
+        return  # not announced by a message of its own (a later version heard meanwhile)
+    _keep({"kind": "fanout", "table": table_id, "version": version, "heard": at, "started": started,
+           "drawn": finished, "sent": sent, "viewers": viewers})
+
+
+def _keep(row: dict[str, Any]) -> None:
+    global _flusher
     with _lock:
         _rows.append(row)
         if _flusher is None:
@@ -110,14 +142,31 @@ def _flush_forever() -> None:
 
 
 def read(directory: str | Path, since: float, until: float) -> list[dict[str, Any]]:
-    """Every process's rows for actions received in [since, until) (``time.time()`` seconds)."""
-    rows = []
+    """Every process's rows for actions received in [since, until) (``time.time()`` seconds),
+    and the fan-out's drawings of the versions they made."""
+    actions, fanout = [], []
     for path in sorted(Path(directory).glob("actions-*.jsonl")):
         for line in path.read_text(encoding="utf-8").splitlines():
             row = json.loads(line)
-            if since <= row["received"] < until:
-                rows.append(row)
-    return rows
+            if row.get("kind") == "fanout":
+                fanout.append(row)
+            elif since <= row["received"] < until:
+                actions.append(row)
+    made = {(r["table"], r["version"]) for r in actions}
+    return actions + [r for r in fanout if (r["table"], r["version"]) in made]
+
+
+def across(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each fan-out drawing joined to the action that made its version (see the module's doc)."""
+    actions = {(r["table"], r["version"]): r for r in rows if r.get("kind", "action") == "action"}
+    out = []
+    for r in rows:
+        action = actions.get((r["table"], r["version"])) if r.get("kind") == "fanout" else None
+        if action is not None:
+            out.append({"heard": r["heard"] - action["received"], "queued": r["started"] - r["heard"],
+                        "draw": r["drawn"] - r["started"], "send": r["sent"] - r["drawn"],
+                        "total": r["sent"] - action["received"]})
+    return out
 
 
 def _pct(values: list[float], q: float) -> float:
@@ -125,11 +174,13 @@ def _pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(len(ordered) * q / 100))]
 
 
-def summary(rows: list[dict[str, Any]]) -> dict[str, tuple[float, float, float]]:
-    """Each part's p50 and p99 over ``rows``, and its mean over the slowest 1% of actions (by
-    ``total``), in milliseconds."""
+def summary(rows: list[dict[str, Any]], parts: tuple[str, ...] = PARTS) -> dict[str, tuple[float, float, float]]:
+    """Each part's p50 and p99 over ``rows`` (the actions', unless ``parts`` says otherwise), and
+    its mean over the slowest 1% of them (by ``total``), in milliseconds."""
+    if parts == PARTS:
+        rows = [r for r in rows if r.get("kind", "action") == "action"]
     if not rows:
         return {}
     slowest = sorted(rows, key=lambda r: r["total"])[-max(1, len(rows) // 100):]
     return {part: (_pct([r[part] for r in rows], 50) * 1000, _pct([r[part] for r in rows], 99) * 1000,
-                   sum(r[part] for r in slowest) / len(slowest) * 1000) for part in PARTS}
+                   sum(r[part] for r in slowest) / len(slowest) * 1000) for part in parts}

@@ -732,6 +732,8 @@ class _Fanout:
         if kind != "table.changed" or not isinstance(version, int) or isinstance(version, bool):
             return
         hand_only = message.get("hand_only") is True
+        if actiontrace.ENABLED:
+            actiontrace.heard(table_id, version)  # type: ignore[arg-type]
         if watched.busy or watched.acting:
             if watched.want is None or version > watched.want[0]:
                 watched.want = (version, hand_only)
@@ -759,11 +761,13 @@ class _Fanout:
                 viewers = [c for c in list(watched.consumers) if c.last_version < version]
                 if viewers:
                     jobs = [(c.scope.get("user"), c.language) for c in viewers]
+                    started = time.time() if actiontrace.ENABLED else 0.0
                     try:
                         snaps = await _db(_render_many)(table_id, jobs, version, hand_only)
                     except Exception:
                         log.exception("table %s: could not draw version %s", table_id, version)
                         snaps = [_FAILED] * len(viewers)
+                    finished = time.time() if actiontrace.ENABLED else 0.0
                     for consumer, snap in zip(viewers, snaps, strict=True):
                         if snap is _FAILED:
                             continue  # logged; that viewer resyncs with its next message
@@ -771,6 +775,8 @@ class _Fanout:
                             await consumer.deliver(snap, held=True)
                         except Exception:
                             log.warning("table %s: could not send a picture", table_id, exc_info=True)
+                    if actiontrace.ENABLED:
+                        actiontrace.drawn(table_id, version, started, finished, time.time(), len(viewers))
                 if watched.want is None:
                     return
                 version, hand_only = watched.want

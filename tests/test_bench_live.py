@@ -99,3 +99,16 @@ def test_the_report_shows_where_the_actions_time_went_inside_daphne_when_timed()
     assert "| tables | actions timed | wait | writer | SQL | writer CPU | draw | send | total |" in text
     assert "writer 2.0/11.0 ms" in timed.line() and "inside Daphne" not in untimed.line()
     assert "actions timed" not in bench_live._markdown([untimed], _result(40, 0.2, think=0.0, daphnes=1))
+
+
+def test_the_report_shows_the_other_processs_drawings_for_spread_runs() -> None:
+    spread = _result(200, 0.1)
+    spread.traced, spread.drawn_across = 4000, 3900
+    spread.trace = {p: (1.0, 2.0, 3.0) for p in ("wait", "writer", "db", "cpu", "draw", "send", "total")}
+    spread.trace_across = {p: (4.0 + i, 40.0 + i, 80.0 + i)
+                           for i, p in enumerate(("heard", "queued", "draw", "send", "total"))}
+    text = bench_live._markdown([_result(10, 0.02), spread], _result(40, 0.2, think=0.0, daphnes=1))
+    assert "| tables | drawings | heard | queued | draw | send | total |" in text
+    assert ("| 200 | 3900 | 4.0 / 40.0 (80.0) | 5.0 / 41.0 (81.0) | 6.0 / 42.0 (82.0) | 7.0 / 43.0 (83.0) "
+            "| 8.0 / 44.0 (84.0) |") in text
+    assert "the other process (3900 drawings): heard 4.0/40.0 ms" in spread.line()

@@ -89,3 +89,53 @@ async def test_an_action_on_a_socket_is_timed_and_a_refused_one_is_not(monkeypat
     assert (table_id, new_version, others) == (table.id, version + 1, 0)
     assert hop.received <= hop.started <= hop.acted <= hop.drawn <= sent
     assert hop.statements >= 3 and hop.db > 0 and hop.cpu > 0
+
+
+def test_a_drawing_by_the_fanout_is_joined_to_the_action_that_made_its_version(tmp_path: Path, monkeypatch: Any) -> None:
+    monkeypatch.setattr(actiontrace, "_rows", [])
+    monkeypatch.setattr(actiontrace, "_heard", {})
+    monkeypatch.setattr(actiontrace, "_flusher", object())
+    monkeypatch.setattr(actiontrace.time, "time", lambda: 100.010)
+    actiontrace.heard(7, 3)
+    actiontrace.heard(7, 3)  # heard again (a resync): the first time counts
+    actiontrace.drawn(7, 3, started=100.012, finished=100.015, sent=100.016, viewers=2)
+    actiontrace.drawn(7, 4, started=100.012, finished=100.015, sent=100.016, viewers=2)  # never heard
+    actiontrace.drawn(8, 9, started=100.012, finished=100.015, sent=100.016, viewers=1)
+    hop = actiontrace.Hop(received=100.0, started=100.001, acted=100.006, drawn=100.007)
+    actiontrace.record(7, 3, hop, 100.008, 1)
+    actiontrace.flush(tmp_path)
+    rows = actiontrace.read(tmp_path, 99.0, 101.0)
+    # The drawing of version 3 comes with its action; version 4 was never announced, and table
+    # 8's version 9 was made by no action in the window.
+    assert sorted(r["kind"] for r in rows) == ["action", "fanout"]
+    [joined] = actiontrace.across(rows)
+    assert joined["heard"] == pytest.approx(0.010) and joined["queued"] == pytest.approx(0.002)
+    assert joined["draw"] == pytest.approx(0.003) and joined["send"] == pytest.approx(0.001)
+    assert joined["total"] == pytest.approx(0.016)
+    assert actiontrace.summary(rows)["total"][0] == pytest.approx(8.0)  # the action's own, in ms
+    assert actiontrace.summary([joined], actiontrace.ACROSS)["total"][1] == pytest.approx(16.0)
+    assert actiontrace.read(tmp_path, 100.5, 101.0) == []
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_version_made_elsewhere_is_timed_when_the_fanout_draws_it(monkeypatch: Any) -> None:
+    from tables import services
+
+    kept: list[dict[str, Any]] = []
+    monkeypatch.setattr(actiontrace, "ENABLED", True)
+    monkeypatch.setattr(actiontrace, "_heard", {})
+    monkeypatch.setattr(actiontrace, "_keep", kept.append)
+    table, _users = await database_sync_to_async(seated_table)(n=3)
+    hand, state = await database_sync_to_async(current_state)(table)
+    actor = await database_sync_to_async(user_for_index)(hand, state.actors()[0])
+    spectator = await _connect(table.id, None)
+    version = (await _next_state(spectator))["version"]
+    # Taken by another process (here: straight through the service), so this process's socket
+    # gets its picture from the fan-out.
+    await database_sync_to_async(services.table_act)(
+        table_id=table.id, user=actor, message={"action": "call", "version": version})
+    assert (await _next_state(spectator))["version"] == version + 1
+    await spectator.disconnect()
+    [row] = [r for r in kept if r["version"] == version + 1]
+    assert row["kind"] == "fanout" and row["table"] == table.id and row["viewers"] == 1
+    assert row["heard"] <= row["started"] <= row["drawn"] <= row["sent"]
