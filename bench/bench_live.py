@@ -667,6 +667,11 @@ def _run_tag(r: RunResult) -> str:
     return tag
 
 
+def _cells(trace: dict[str, tuple[float, float, float]], parts: tuple[str, ...]) -> str:
+    """Each part's p50 / p99 (and the slowest 1%'s mean), as table cells."""
+    return " | ".join(f"{trace[p][0]:.1f} / {trace[p][1]:.1f} ({trace[p][2]:.1f})" for p in parts)
+
+
 def _trace_table(runs: list[RunResult]) -> list[str]:
     """Where the actions' time went inside the Daphne process that took them (``tables.actiontrace``)."""
     traced = [r for r in runs if r.trace]
@@ -689,8 +694,7 @@ def _trace_table(runs: list[RunResult]) -> list[str]:
         "|---|---:|" + "---:|" * len(parts),
     ]
     for r in traced:
-        cells = [f"{r.trace[p][0]:.1f} / {r.trace[p][1]:.1f} ({r.trace[p][2]:.1f})" for p in parts]
-        out.append(f"| {_run_tag(r)} | {r.traced} | " + " | ".join(cells) + " |")
+        out.append(f"| {_run_tag(r)} | {r.traced} | {_cells(r.trace, parts)} |")
     out.append("")
     across = [r for r in traced if r.trace_across]
     if across:
@@ -706,9 +710,7 @@ def _trace_table(runs: list[RunResult]) -> list[str]:
             "|---|---:|" + "---:|" * len(actiontrace.ACROSS),
         ]
         for r in across:
-            cells = [f"{r.trace_across[p][0]:.1f} / {r.trace_across[p][1]:.1f} ({r.trace_across[p][2]:.1f})"
-                     for p in actiontrace.ACROSS]
-            out.append(f"| {_run_tag(r)} | {r.drawn_across} | " + " | ".join(cells) + " |")
+            out.append(f"| {_run_tag(r)} | {r.drawn_across} | {_cells(r.trace_across, actiontrace.ACROSS)} |")
         out.append("")
     return out
 
@@ -768,7 +770,8 @@ def _markdown(runs: list[RunResult], sat: RunResult, stress: RunResult | None = 
     def keeps_up(r: RunResult) -> bool:
         return bool(r.latencies) and _pct(r.latencies, 99) < THINK and r.actions_per_s / r.tables >= KEEP_UP_SHARE * per_table
 
-    for r in runs + [x for x in (affine, stress) if x is not None] + [sat]:
+    every = runs + [x for x in (affine, stress) if x is not None] + [sat]
+    for r in every:
         lat = r.latencies
         tag = _run_tag(r)
         up = "-" if r.think == 0 else ("yes" if keeps_up(r) else "**no**")
@@ -781,7 +784,7 @@ def _markdown(runs: list[RunResult], sat: RunResult, stress: RunResult | None = 
             f"{memory} | {r.setup_s:.0f} s | {r.cpu_text()}, load {r.load:.1f} |"
         )
     out.append("")
-    out.extend(_trace_table(runs + [x for x in (affine, stress) if x is not None] + [sat]))
+    out.extend(_trace_table(every))
     kept = [r.tables for r in runs if keeps_up(r)]
     lost = [r.tables for r in runs if r.accepted and not keeps_up(r)]
     if lost:
