@@ -135,6 +135,8 @@ def hand(table):
         "ended": h.ended is not None, "phase": state.phase, "actors": list(state.actors()),
         "players": h.players, "log": [a.to_json() for a in state.log],
         "breaks": sorted(getattr(state, "breaks", ())),
+        # Each player's cards (engine index order, as "players"), for the hidden-card checks.
+        "cards": [[str(c) for c in state.hand_of(i)] for i in range(len(h.players))],
     }
 
 
@@ -500,6 +502,10 @@ class Viewer:
         self.changed = asyncio.Event()
         self.ws: Any = None
         self._reader: asyncio.Task[None] | None = None
+        # Every picture received, as (version, phase, html), for tests that look at each one;
+        # off by default (a bench's bots receive thousands).
+        self.keep_pictures = False
+        self.pictures: list[tuple[int, str, str]] = []
 
     async def connect(self) -> Viewer:
         from websockets.asyncio.client import connect
@@ -527,6 +533,9 @@ class Viewer:
                     self.arrivals.setdefault(v, now)
                     if self.state is None or v >= self.state["version"]:
                         self.state = msg
+                    if self.keep_pictures:
+                        m = PHASE_RE.search(msg["html"])
+                        self.pictures.append((v, m.group(1) if m else "", msg["html"]))
                 elif msg.get("type") == "error":
                     msg["at"] = now
                     self.errors.append(msg)

@@ -19,9 +19,11 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from django.conf import settings
 
 from tests.integration.cluster import Cluster, Viewer
 from tests.services import fresh_postgres_database, fresh_redis_db
+from tests.tables.test_hidden_cards import cards_in
 
 pytestmark = [pytest.mark.services]
 
@@ -180,6 +182,8 @@ async def _scenario(cluster: Cluster, seed: dict[str, Any], port_a: int, port_b:
         Viewer(port=port_b, table_id=table_id, label="spectator@B"),
     ]
     viewers = players + spectators
+    for v in viewers:
+        v.keep_pictures = True
     try:
         for v in viewers:
             await v.connect()
@@ -226,6 +230,24 @@ async def _scenario(cluster: Cluster, seed: dict[str, Any], port_a: int, port_b:
             seen = set(v.versions)
             missing = [n for n in range(first, version + 1) if n not in seen]
             assert not missing, f"{v.label} missed versions {missing}"
+
+        # No picture showed a player's cards to anyone else before the showdown, whichever
+        # process drew it (an action's process draws the other process's players' pictures too,
+        # tables.consumers "pictures drawn for the other processes"), and each player's own
+        # cards reached them.
+        cards = {int(user_id): set(dealt) for (_seat, user_id, _start), dealt in zip(hand["players"], hand["cards"],
+                                                                                     strict=True)}
+        assert len(cards) == 3 and all(len(c) == 12 for c in cards.values()), cards
+        owners = [int(p["user_id"]) for p in table["players"]] + [None, None]
+        for v, owner in zip(viewers, owners, strict=True):
+            during = [(n, html) for n, phase, html in v.pictures if first <= n < version and phase != "over"]
+            assert during, f"{v.label} kept no picture of the hand"
+            others = set().union(*(c for user_id, c in cards.items() if user_id != owner))
+            for n, html in during:
+                leaked = cards_in(html, settings.LANGUAGE_CODE) & others
+                assert not leaked, f"{v.label} was shown {sorted(leaked)} at version {n}"
+            if owner is not None:
+                assert all(cards[owner] <= cards_in(html, settings.LANGUAGE_CODE) for _n, html in during), v.label
 
         # -- the showdown pause runs out: the worker deals the next hand --------------------
         over = spectators[0].state
