@@ -108,6 +108,9 @@ def _wait(page: Any, selector: str, timeout: float = 15_000) -> None:
     page.wait_for_selector(selector, timeout=timeout)
 
 
+_PANEL_POSITION = "getComputedStyle(document.querySelector('.panel')).position"
+
+
 def test_three_players_play_to_a_showdown(browser: Any, fast_server: str, screenshot: Any) -> None:
     tag = uuid.uuid4().hex[:5]
     names = [f"ann{tag}", f"ben{tag}", f"cat{tag}"]
@@ -131,6 +134,7 @@ def test_three_players_play_to_a_showdown(browser: Any, fast_server: str, screen
     arranged = False
     finished = False
     felt_heights: list[float] = []
+    pinned: list[str] = []
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline and not finished:
         acted = False
@@ -178,6 +182,8 @@ def test_three_players_play_to_a_showdown(browser: Any, fast_server: str, screen
                 continue
             for sel in (".act--check", ".act--call"):
                 if page.locator(sel).count():
+                    if i == 1:  # on a desktop the bar with a bet to decide stays at the screen's foot
+                        pinned.append(page.evaluate(_PANEL_POSITION))
                     if i == 0:  # the phone: is the whole table, bar included, one screen high?
                         felt_heights.append(page.evaluate(
                             "document.querySelector('.felt:is(.phase-flop, .phase-turn, .phase-river)')"
@@ -196,6 +202,17 @@ def test_three_players_play_to_a_showdown(browser: Any, fast_server: str, screen
         _wait(page, ".phase-over")
     screenshot(pages[0], "phone-showdown")
     screenshot(pages[1], "desktop-showdown")
+    # Between hands the bar waits in its place, under the results and the next hand's countdown,
+    # on a desktop screen shorter than the table too (found in session 41: pinned to the screen's
+    # foot it hid "Next hand in a moment…" and left an empty band where it belonged).
+    assert pinned and set(pinned) == {"sticky"}, pinned
+    desk = pages[1]
+    assert desk.evaluate("document.documentElement.scrollHeight") > DESKTOP["height"]
+    desk.evaluate("window.scrollTo(0, 0)")
+    assert desk.evaluate(_PANEL_POSITION) == "static"
+    desk.locator(".next-hand").scroll_into_view_if_needed()
+    countdown, panel = desk.locator(".next-hand").bounding_box(), desk.locator(".panel").bounding_box()
+    assert countdown and panel and countdown["y"] + countdown["height"] <= panel["y"], (countdown, panel)
     # On the phone two seats sit side by side, and each shown four stays on one line.
     lines = row_lines(pages[0], ".seat__shown .cards")
     assert len(lines) == 9 and set(lines) == {1}, lines
