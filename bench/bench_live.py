@@ -246,6 +246,9 @@ class RunResult:
     trace: dict[str, tuple[float, float, float]] = field(default_factory=dict)
     drawn_across: int = 0  # ... and the other process's drawings of the versions they made:
     trace_across: dict[str, tuple[float, float, float]] = field(default_factory=dict)
+    # The Daphne processes' garbage collections over 1 ms in the window, per generation: how
+    # many, p50 and longest (ms), CPU together (ms) (tables.actiontrace.pauses).
+    collections: dict[int, tuple[int, float, float, float]] = field(default_factory=dict)
     stalls: list[float] = field(default_factory=list)  # the probe's gaps, seconds (see PROBE)
     probe_nice: int | None = None  # the probe's priority (None: no probe ran)
     burst_share: float = float("nan")  # of the slowest 1% of actions, the share in the busiest 2 s
@@ -290,7 +293,16 @@ class RunResult:
             + (f"; the other process ({self.drawn_across} drawings): " + ", ".join(
                 f"{part} {p50:.1f}/{p99:.1f} ms" for part, (p50, p99, _slow) in self.trace_across.items())
                if self.trace_across else "")
+            + (f"; {self.collections_text()}" if self.trace else "")
         )
+
+    def collections_text(self) -> str:
+        """The Daphne processes' collector pauses over 1 ms in the window, per generation."""
+        if not self.collections:
+            return "no collection over 1 ms"
+        return "collections over 1 ms: " + ", ".join(
+            f"gen{gen} {n} (p50 {p50:.1f}, longest {longest:.0f} ms, CPU {cpu:.0f} ms)"
+            for gen, (n, p50, longest, cpu) in self.collections.items())
 
     def cpu_text(self) -> str:
         return ", ".join(f"{k} {v:.0%}" for k, v in self.cpu.items()) + (
@@ -601,6 +613,7 @@ def _one_run(*, tables: int, daphnes: int, think: float, window: float,
             result.trace = actiontrace.summary(timed)
             joined = actiontrace.across(timed)
             result.drawn_across, result.trace_across = len(joined), actiontrace.summary(joined, actiontrace.ACROSS)
+            result.collections = actiontrace.pauses(timed)
         except BaseException:
             print(cluster.logs(), file=sys.stderr)
             raise

@@ -19,12 +19,18 @@ other process to the table's message heard; ``queued``, from then to its drawing
 drawing of that table already under way, or an action of its own, comes first); ``draw`` and
 ``send`` as above; ``total``, from the action's message read to the last picture handed on.
 
+Python's garbage collector stops every thread of the process while it runs: each collection
+over ``GC_MIN_SECONDS`` is kept too (``gc``: when, how long, its CPU and which generation), and
+``pauses`` sums them per generation (the thirty-fifth look found the slowest actions of a process
+gathered around its longer collections).
+
 Nothing here is read by the site; with the variable unset, the only cost is one test per action.
 """
 
 from __future__ import annotations
 
 import contextlib
+import gc
 import json
 import os
 import threading
@@ -37,6 +43,7 @@ from typing import Any
 DIRECTORY = os.environ.get("PP_ACTION_TRACE", "")
 ENABLED = bool(DIRECTORY)
 FLUSH_SECONDS = 0.5
+GC_MIN_SECONDS = 0.001  # shorter collections (most young ones) are not kept
 PARTS = ("wait", "writer", "db", "cpu", "draw", "send", "total")
 ACROSS = ("heard", "queued", "draw", "send", "total")
 
@@ -113,6 +120,37 @@ def drawn(table_id: int, version: int, started: float, finished: float, sent: fl
            "drawn": finished, "sent": sent, "viewers": viewers})
 
 
+_collecting = [0.0, 0.0]  # the running collection's start: wall and thread CPU
+
+
+def _on_collection(phase: str, info: dict[str, Any]) -> None:
+    """A ``gc.callbacks`` entry: keep each collection that took ``GC_MIN_SECONDS`` or more."""
+    if phase == "start":
+        _collecting[0], _collecting[1] = time.time(), time.thread_time()
+        return
+    took = time.time() - _collecting[0]
+    if took >= GC_MIN_SECONDS:
+        _keep({"kind": "gc", "at": _collecting[0], "took": took, "cpu": time.thread_time() - _collecting[1],
+               "gen": int(info.get("generation", 0))})
+
+
+def watch_collections() -> None:
+    """Keep this process's collections (on at import when the trace is)."""
+    if _on_collection not in gc.callbacks:
+        gc.callbacks.append(_on_collection)
+
+
+def pauses(rows: list[dict[str, Any]]) -> dict[int, tuple[int, float, float, float]]:
+    """The collections among ``rows``, per generation: how many, their p50 and longest wall time,
+    and their CPU time together (milliseconds)."""
+    out = {}
+    for gen in sorted({r["gen"] for r in rows if r.get("kind") == "gc"}):
+        took = [r["took"] for r in rows if r.get("kind") == "gc" and r["gen"] == gen]
+        cpu = sum(r["cpu"] for r in rows if r.get("kind") == "gc" and r["gen"] == gen)
+        out[gen] = (len(took), _pct(took, 50) * 1000, max(took) * 1000, cpu * 1000)
+    return out
+
+
 def _keep(row: dict[str, Any]) -> None:
     global _flusher
     with _lock:
@@ -143,17 +181,21 @@ def _flush_forever() -> None:
 
 def read(directory: str | Path, since: float, until: float) -> list[dict[str, Any]]:
     """Every process's rows for actions received in [since, until) (``time.time()`` seconds),
-    and the fan-out's drawings of the versions they made."""
-    actions, fanout = [], []
+    the fan-out's drawings of the versions they made, and the collections that began then."""
+    actions, fanout, collections = [], [], []
     for path in sorted(Path(directory).glob("actions-*.jsonl")):
         for line in path.read_text(encoding="utf-8").splitlines():
             row = json.loads(line)
-            if row.get("kind") == "fanout":
+            kind = row.get("kind", "action")
+            if kind == "fanout":
                 fanout.append(row)
-            elif since <= row["received"] < until:
+            elif kind == "gc":
+                if since <= row["at"] < until:
+                    collections.append(row)
+            elif kind == "action" and since <= row["received"] < until:
                 actions.append(row)
     made = {(r["table"], r["version"]) for r in actions}
-    return actions + [r for r in fanout if (r["table"], r["version"]) in made]
+    return actions + [r for r in fanout if (r["table"], r["version"]) in made] + collections
 
 
 def across(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -167,6 +209,10 @@ def across(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
                         "draw": r["drawn"] - r["started"], "send": r["sent"] - r["drawn"],
                         "total": r["sent"] - action["received"]})
     return out
+
+
+if ENABLED:
+    watch_collections()
 
 
 def _pct(values: list[float], q: float) -> float:

@@ -98,6 +98,10 @@ def test_the_report_shows_where_the_actions_time_went_inside_daphne_when_timed()
                     "4.0 / 13.0 (23.0) | 5.0 / 14.0 (24.0) | 6.0 / 15.0 (25.0) | 7.0 / 16.0 (26.0) |"]
     assert "| tables | actions timed | wait | writer | SQL | writer CPU | draw | send | total |" in text
     assert "writer 2.0/11.0 ms" in timed.line() and "inside Daphne" not in untimed.line()
+    assert "no collection over 1 ms" in timed.line() and "collection" not in untimed.line()
+    timed.collections = {0: (41, 12.5, 30.2, 336.0), 1: (2, 45.0, 62.4, 88.0)}
+    assert timed.line().endswith("; collections over 1 ms: gen0 41 (p50 12.5, longest 30 ms, CPU 336 ms), "
+                                 "gen1 2 (p50 45.0, longest 62 ms, CPU 88 ms)")
     assert "actions timed" not in bench_live._markdown([untimed], _result(40, 0.2, think=0.0, daphnes=1))
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 from typing import Any
 
@@ -139,3 +140,52 @@ async def test_a_version_made_elsewhere_is_timed_when_the_fanout_draws_it(monkey
     [row] = [r for r in kept if r["version"] == version + 1]
     assert row["kind"] == "fanout" and row["table"] == table.id and row["viewers"] == 1
     assert row["heard"] <= row["started"] <= row["drawn"] <= row["sent"]
+
+
+def test_a_collection_is_kept_with_its_generation_and_read_back_within_the_window(tmp_path: Path, monkeypatch: Any) -> None:
+    import gc
+
+    monkeypatch.setattr(actiontrace, "_rows", [])
+    monkeypatch.setattr(actiontrace, "_flusher", object())  # no thread: flushed by hand below
+    monkeypatch.setattr(actiontrace, "GC_MIN_SECONDS", 0.0)  # keep even a quick one
+    watching = actiontrace._on_collection in gc.callbacks  # the interpreter's own list
+    try:
+        actiontrace.watch_collections()
+        actiontrace.watch_collections()  # once only
+        assert gc.callbacks.count(actiontrace._on_collection) == 1
+        before = time.time()
+        gc.collect(1)
+        after = time.time()
+    finally:
+        if not watching:
+            gc.callbacks.remove(actiontrace._on_collection)
+    kept = [r for r in actiontrace._rows if r["kind"] == "gc"]
+    assert [r["gen"] for r in kept] == [1]
+    assert before <= kept[0]["at"] <= after and 0 <= kept[0]["took"] <= after - before and kept[0]["cpu"] >= 0
+    # An action and a fan-out drawing beside it: each read as its kind, the collection in the
+    # window, not taken for an action (nor joined to one).
+    hop = actiontrace.Hop(received=before, started=before, acted=before + 0.001)
+    actiontrace.record(7, 3, hop, before + 0.002, 0)
+    assert actiontrace.flush(tmp_path) == 2
+    rows = actiontrace.read(tmp_path, before - 1, after + 1)
+    assert sorted(r["kind"] for r in rows) == ["action", "gc"]
+    assert actiontrace.summary(rows)["total"][0] == pytest.approx(2.0, abs=0.01)
+    assert actiontrace.across(rows) == []
+    assert [r["kind"] for r in actiontrace.read(tmp_path, after + 1, after + 2)] == []
+    # A quick collection is not kept.
+    monkeypatch.setattr(actiontrace, "GC_MIN_SECONDS", 60.0)
+    actiontrace._on_collection("start", {"generation": 0})
+    actiontrace._on_collection("stop", {"generation": 0})
+    assert actiontrace.flush(tmp_path) == 0
+
+
+def test_pauses_are_summed_per_generation() -> None:
+    rows = [{"kind": "gc", "at": float(i), "took": t, "cpu": t / 2, "gen": gen}
+            for i, (t, gen) in enumerate([(0.010, 0), (0.012, 0), (0.030, 0), (0.050, 1)])]
+    rows.append(_row(1.0, 0.5) | {"kind": "action"})
+    got = actiontrace.pauses(rows)
+    assert list(got) == [0, 1]
+    n, p50, longest, cpu = got[0]
+    assert n == 3 and p50 == pytest.approx(12.0) and longest == pytest.approx(30.0) and cpu == pytest.approx(26.0)
+    assert got[1] == (1, pytest.approx(50.0), pytest.approx(50.0), pytest.approx(25.0))
+    assert actiontrace.pauses([]) == {}
