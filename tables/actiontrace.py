@@ -140,15 +140,19 @@ def watch_collections() -> None:
         gc.callbacks.append(_on_collection)
 
 
+if ENABLED:
+    watch_collections()
+
+
 def pauses(rows: list[dict[str, Any]]) -> dict[int, tuple[int, float, float, float]]:
     """The collections among ``rows``, per generation: how many, their p50 and longest wall time,
     and their CPU time together (milliseconds)."""
-    out = {}
-    for gen in sorted({r["gen"] for r in rows if r.get("kind") == "gc"}):
-        took = [r["took"] for r in rows if r.get("kind") == "gc" and r["gen"] == gen]
-        cpu = sum(r["cpu"] for r in rows if r.get("kind") == "gc" and r["gen"] == gen)
-        out[gen] = (len(took), _pct(took, 50) * 1000, max(took) * 1000, cpu * 1000)
-    return out
+    by_gen: dict[int, list[dict[str, Any]]] = {}
+    for r in rows:
+        if r.get("kind") == "gc":
+            by_gen.setdefault(r["gen"], []).append(r)
+    return {gen: (len(kept), _pct([r["took"] for r in kept], 50) * 1000, max(r["took"] for r in kept) * 1000,
+                  sum(r["cpu"] for r in kept) * 1000) for gen, kept in sorted(by_gen.items())}
 
 
 def _keep(row: dict[str, Any]) -> None:
@@ -209,10 +213,6 @@ def across(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
                         "draw": r["drawn"] - r["started"], "send": r["sent"] - r["drawn"],
                         "total": r["sent"] - action["received"]})
     return out
-
-
-if ENABLED:
-    watch_collections()
 
 
 def _pct(values: list[float], q: float) -> float:
