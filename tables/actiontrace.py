@@ -160,8 +160,12 @@ def _keep(row: dict[str, Any]) -> None:
     with _lock:
         _rows.append(row)
         if _flusher is None:
-            _flusher = threading.Thread(target=_flush_forever, name="action-trace", daemon=True)
-            _flusher.start()
+            flusher = threading.Thread(target=_flush_forever, name="action-trace", daemon=True)
+            try:
+                flusher.start()
+            except RuntimeError:  # the interpreter is ending (its last collection): nothing flushes now
+                return
+            _flusher = flusher
 
 
 def flush(directory: str | Path | None = None) -> int:
