@@ -232,9 +232,8 @@ async def _scenario(cluster: Cluster, seed: dict[str, Any], port_a: int, port_b:
             assert not missing, f"{v.label} missed versions {missing}"
 
         # No picture showed a player's cards to anyone else before the showdown, whichever
-        # process drew it (an action's process draws the other process's players' pictures too,
-        # tables.consumers "pictures drawn for the other processes"), and each player's own
-        # cards reached them.
+        # process drew it (the one that took the action, or the other on hearing of it), and
+        # each player's own cards reached them.
         cards = {int(user_id): set(dealt) for (_seat, user_id, _start), dealt in zip(hand["players"], hand["cards"],
                                                                                      strict=True)}
         assert len(cards) == 3 and all(len(c) == 12 for c in cards.values()), cards
