@@ -401,7 +401,11 @@ def _render_table(context: Any) -> SafeString:
             # watchers saw an ordinary hand until every seat went empty at once).
             out.append(f'<p class="muted next-hand" data-table-closing>{_t("Closing after this hand.")}</p>')
         if phase == "over" and not _get(bb, "over") and not get("replay"):
-            if _get(table, "status") == "paused" or _get(table, "pause_after_hand"):
+            if _get(table, "status") == "closed":
+                # Closed at this hand's end: no next hand is coming (found by an audit: the
+                # showdown pause counted down to a "next hand" on a closed table).
+                out.append(f'<p class="muted next-hand" data-table-closed>{_t("This table is closed.")}</p>')
+            elif _get(table, "status") == "paused" or _get(table, "pause_after_hand"):
                 out.append(f'<p class="muted next-hand">{_t(_PAUSED)}</p>')
             else:
                 out.append(f'<p class="muted next-hand">{_t("Next hand in a moment…")} {_CLOCK}</p>')

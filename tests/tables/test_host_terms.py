@@ -184,6 +184,28 @@ def test_a_closing_table_takes_no_change() -> None:
         assert "Закрывается после этой раздачи." in selectors.table_snapshot(table_id=table.id, user=_friend)["html"]
 
 
+def test_a_table_closed_at_its_hands_end_counts_down_to_no_next_hand() -> None:
+    """The showdown pause of the hand a close waited for says the table is closed, in every
+    language, and no "next hand" is announced (found by an audit: it counted down to one)."""
+    table, host, friend = _private()
+    services.table_resume(table_id=table.id)
+    hosting.table_host_close(table_id=table.id, by=host)
+    hand, state = current_state(table)
+    table.refresh_from_db()
+    actor = next(u for u in (host, friend) if u.pk == hand.players[state.actors()[0]][1])
+    services.table_act(table_id=table.id, user=actor, message={"action": "fold", "version": table.version})
+    table.refresh_from_db()
+    finished = Hand.objects.get(pk=hand.pk)
+    assert table.status == Table.Status.CLOSED and finished.ended is not None and finished.deadline is not None
+    for viewer in (host, friend, None):
+        snap = selectors.table_snapshot(table_id=table.id, user=viewer)
+        assert "phase-over" in snap["html"] and "data-table-closed" in snap["html"]
+        assert "This table is closed." in snap["html"] and "Next hand in a moment" not in snap["html"]
+    with translation.override("he"):
+        html = selectors.table_snapshot(table_id=table.id, user=friend)["html"]
+        assert "data-table-closed" in html and "This table is closed." not in html
+
+
 def test_the_panel_form_changes_the_terms_and_the_page_says_so() -> None:
     table, host, friend = _private()
     client = Client()
