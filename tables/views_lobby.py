@@ -433,10 +433,17 @@ def _host_panel_context(table: Table, viewer_id: int | None = None) -> dict[str,
         "game_takes": services.game_has_seven_deuce(table.game)}
     # At a club table: members' requests for club chips wait on the club's page; say how many.
     chip_requests = len(club_selectors.pending_chip_requests(club=table.club)) if table.club_id is not None else 0
+    # Only a running session counts a club table's hands into the club's results: without one the
+    # panel says so and starts one (found by an audit: a host played a night without a session,
+    # and its leaderboard stayed empty with nothing having said why).
+    from club.models import ClubSession
+
+    no_session = (table.club_id is not None and table.status != Table.Status.CLOSED
+                  and not ClubSession.objects.filter(club_id=table.club_id, ended__isnull=True).exists())
     return {"requests": requests, "players": players, "others": others, "club": table.club_id is not None, "terms": terms,
             "game_choice": choice, "levels": level_choice, "freezeout": fo_choice,
             "chip_requests": chip_requests, "straddles": straddles, "run_twice": run_twice, "bomb": bomb,
-            "seven_deuce": seven_deuce, "rabbit": rabbit}
+            "seven_deuce": seven_deuce, "rabbit": rabbit, "no_session": no_session}
 
 
 def _buy_in_context(request: HttpRequest, table: Table) -> dict[str, Any]:

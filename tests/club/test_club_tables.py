@@ -367,3 +367,39 @@ def test_only_hosts_stand_a_member_up_and_the_chips_go_back_to_the_club_balance(
         assert balance(p.club, p.member) == 5000
     else:
         assert Seat.objects.filter(table=table, user=p.member).exists() and balance(p.club, p.member) == 3000
+
+
+def test_the_host_panel_says_when_no_session_counts_the_hands_and_starts_one() -> None:
+    """A club table's hands count into the club's results only while a session runs: the host
+    panel says so when none does, and starts one from the table, back to the table."""
+    from django.test import Client
+    from django.utils import translation
+
+    from club.models import ClubSession
+    from tables import services as table_services
+
+    p = club_with_people("ns1")
+    table = table_services.table_create(creator=p.host, name="Back room", small_blind=5, big_blind=10,
+                                        max_seats=3, club=p.club)
+    host, member = Client(), Client()
+    host.force_login(p.host)
+    member.force_login(p.member)
+    url = f"/tables/{table.id}/"
+    page = host.get(url).content.decode()
+    assert "data-no-session" in page and "do not count in the club's results" in page
+    assert "data-no-session" not in member.get(url).content.decode()  # a plain member has no panel
+    with translation.override("ru"):
+        assert "Сессия не идёт: раздачи за этим столом" in host.get(url, HTTP_ACCEPT_LANGUAGE="ru").content.decode()
+    # An address elsewhere is not followed: the session starts and its page is shown.
+    answer = host.post(f"/clubs/{p.club.pk}/sessions/start/", {"next": "https://evil.example/"})
+    session = ClubSession.objects.get(club=p.club, ended__isnull=True)
+    assert answer.status_code == 302 and answer["Location"] == f"/clubs/{p.club.pk}/sessions/{session.pk}/"
+    club_services.club_session_end(session=session, by=p.host)
+    answer = host.post(f"/clubs/{p.club.pk}/sessions/start/", {"next": url}, follow=True)
+    assert answer.redirect_chain[-1][0] == url
+    assert "every hand at the club" in answer.content.decode()
+    assert "data-no-session" not in answer.content.decode()
+    assert ClubSession.objects.filter(club=p.club, ended__isnull=True).count() == 1
+    # A member who does not host cannot start one from there either.
+    refused = member.post(f"/clubs/{p.club.pk}/sessions/start/", {"next": url})
+    assert refused.status_code in (302, 403) and ClubSession.objects.filter(club=p.club).count() == 2
