@@ -11,6 +11,7 @@ engine resolved.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 
 from django.utils.translation import get_language, pgettext
@@ -109,6 +110,16 @@ def _hand_name(
     return _named(value.category, value.ranks, fallback, category)
 
 
+def _joined(text: str) -> str:
+    """Hebrew's "and" (ו) is joined to the word after it, with a maqaf only before a number ("ו־4"):
+    its two-pair sentence has the maqaf, and it goes where a word follows ("אסים ומלכים"; found by
+    an audit). Only Hebrew text can hold the pair of letters."""
+    return _MAQAF_BEFORE_WORD.sub("\u05d5", text)
+
+
+_MAQAF_BEFORE_WORD = re.compile("\u05d5\u05be(?=[\u05d0-\u05ea])")
+
+
 def _named(kind: Category, r: tuple[int, ...], fallback: Callable[[str | None], str], category: str | None) -> str:
     match kind:
         case Category.HIGH_CARD:
@@ -116,7 +127,7 @@ def _named(kind: Category, r: tuple[int, ...], fallback: Callable[[str | None], 
         case Category.ONE_PAIR:
             return _("Pair of %(ranks)s") % {"ranks": _OF[r[0]]()}
         case Category.TWO_PAIR:
-            return _("Two pair, %(high)s and %(low)s") % {"high": _MANY[r[0]](), "low": _MANY[r[2]]()}
+            return _joined(_("Two pair, %(high)s and %(low)s") % {"high": _MANY[r[0]](), "low": _MANY[r[2]]()})
         case Category.THREE_OF_A_KIND:
             return _("Three of a kind, %(ranks)s") % {"ranks": _OF[r[0]]()}
         case Category.STRAIGHT:

@@ -543,8 +543,11 @@ def _lit(won: set[str] | None, held: list[str], own_only: bool = False) -> set[s
 
 def _low_text(description: str) -> str:
     """A low's ranks ("6-5-4-2-A") read left to right inside a right-to-left line too: without
-    a Unicode left-to-right isolate a Hebrew page showed "A-6-5-4-2". Other languages as is."""
-    return f"\u2066{description}\u2069" if get_language_bidi() else description
+    a Unicode left-to-right isolate a Hebrew page showed "A-6-5-4-2". And they stay on one line
+    in every language: a word joiner after each dash (invisible), where a phone's narrow seat
+    broke "7-6-5-" from "2-A" (found by an audit)."""
+    joined = description.replace("-", "-\u2060")
+    return f"\u2066{joined}\u2069" if get_language_bidi() else joined
 
 
 def _made_words(made: dict[str, Any]) -> str:

@@ -15,6 +15,8 @@ CASES = [
     ("high_card", "Ah Jd 8c 5s 2h", "Ace high", "קלף גבוה: אס", "Старшая карта: туз"),
     ("one_pair", "9h 9d Kc 5s 2h", "Pair of nines", "זוג 9", "Пара девяток"),
     ("two_pair", "Js Jd 4c 4h Ah", "Two pair, jacks and fours", "שני זוגות: נסיכים ו־4", "Две пары: валеты и четвёрки"),
+    # Hebrew joins "and" to a word, with a maqaf only before a number (found by an audit).
+    ("two_pair", "As Ad Kc Kh 2h", "Two pair, aces and kings", "שני זוגות: אסים ומלכים", "Две пары: тузы и короли"),
     ("three_of_a_kind", "6h 6d 6c Ks 2h", "Three of a kind, sixes", "שלישייה של 6", "Тройка шестёрок"),
     ("straight", "Kh Qd Jc Ts 9h", "Straight, king high", "סטרייט עד מלך", "Стрит до короля"),
     ("straight", "5h 4d 3c 2s Ah", "Straight, five high", "סטרייט עד 5", "Стрит до пятёрки"),
