@@ -16,6 +16,8 @@ from tests.tables.test_opponent_backs import _picture
 
 pytestmark = pytest.mark.django_db
 
+_JOINED_DASH = "-\u2060"  # a dash with a word joiner after it: no line break there
+
 
 def _to_the_flop(table: Table) -> tuple[Any, Any]:
     hand, state = current_state(table)
@@ -83,7 +85,7 @@ def test_omaha_hi_lo_names_the_low_too(monkeypatch: pytest.MonkeyPatch) -> None:
     html = _picture(table.id, user_for_index(hand, seat))
     low = state.made_hand(seat)["low"]["description"]
     # Its dashes joined (a word joiner after each), so a narrow seat keeps it on one line.
-    assert f" · low {low.replace('-', '-\u2060')}</p>" in html
+    assert f" · low {low.replace('-', _JOINED_DASH)}</p>" in html
     # A hi-lo hand lights nothing while it plays: two hands share the cards.
     assert "card--used" not in html.split('class="board__results')[0]
 
@@ -109,13 +111,13 @@ def test_a_stud_player_reads_it_from_the_fifth_card(game: str) -> None:
     shown = re.search(r'<p class="board__made made--stud">([^<]*)</p>', html)
     assert shown is not None
     if game == "FR":  # Razz: a low and nothing else
-        assert shown.group(1) == f"Your hand: low {made['low']['description'].replace('-', '-\u2060')}"
+        assert shown.group(1) == f"Your hand: low {made['low']['description'].replace('-', _JOINED_DASH)}"
         # On a Hebrew page the low's ranks keep their order ("6-5-4-2-A", not "A-6-5-4-2"): a
         # left-to-right isolate around them.
         from django.utils import translation
 
         with translation.override("he"):
             he = _picture(table.id, watcher)
-        assert f"\u2066{made['low']['description'].replace('-', '-\u2060')}\u2069</p>" in he
+        assert f"\u2066{made['low']['description'].replace('-', _JOINED_DASH)}\u2069</p>" in he
     else:
         assert shown.group(1) == f"Your hand: {hand_name(made['category'], made['cards'], category_name)}"
