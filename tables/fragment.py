@@ -39,6 +39,7 @@ from tables.templatetags.table_cards import (
     drawing_language,
     escape,
     seat_list,
+    wins_text,
 )
 from tables.templatetags.table_stakes import rules_url
 
@@ -370,7 +371,7 @@ def _render_table(context: Any) -> SafeString:
             for w in wins:
                 side = w.get("side")
                 out.append(
-                    f'\n      <li class="win"><strong>{_v(w["name"])}</strong> <bdi dir="ltr">+{_v(chips(w["amount"]))}</bdi>'
+                    f'\n      <li class="win">{wins_text(w["name"], chips(w["amount"]))}'
                     f'{" · " + _v(w["pot_label"]) if w.get("pot_label") else ""}'
                     f'{" · " + _bt("run %(n)s", n=w["run"]) if w.get("run") else ""}'
                     f'{" · " + _t("split") if w.get("split") else ""}'

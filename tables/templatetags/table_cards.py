@@ -149,6 +149,19 @@ def _t(text: str) -> str:
 
 _LABELS: dict[tuple[str, str], str] = {}
 _SWAP_GROUP = gettext_noop("Swap this four with the four on another board: tap ⇅ there too")
+# A winner's line says what they took from the pot in words: a bare "+25" read as their net for
+# the hand, which the seat shows ("+15", their own 10 back in the 25; found by an audit).
+WINS = gettext_noop('<strong>%(name)s</strong> wins <bdi dir="ltr">%(amount)s</bdi>')
+
+
+def wins_text(name: str, amount: str) -> str:
+    """The start of a winner's line: ``WINS`` in the drawing language, the values escaped."""
+    text = _t(WINS)
+    data = {"name": escape(name), "amount": escape(amount)}
+    try:
+        return text % data
+    except (KeyError, ValueError):  # a translation whose placeholders do not fit: English
+        return WINS % data
 
 # For makemessages, which does not see through _t(): the labels the seats draw.
 _MSGIDS = (
@@ -316,7 +329,7 @@ def board_list(boards: Any, arranging: bool = False) -> SafeString:
         if b.results:
             split = _t("split")
             wins = "".join(
-                f'\n<li class="win"><strong>{escape(w["name"])}</strong> <bdi dir="ltr">+{escape(chips(w["amount"]))}</bdi>'
+                f'\n<li class="win">{wins_text(w["name"], chips(w["amount"]))}'
                 f'{" · " + escape(w["pot_label"]) if w.get("pot_label") else ""}'
                 f' · {escape(w["category"])}{" · " + split if w.get("split") else ""}</li>'
                 for w in b.results

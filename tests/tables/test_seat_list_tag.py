@@ -61,7 +61,7 @@ BOARDS_LOOP = """      {% for b in boards %}
         {% endif %}
         {% if b.results %}
         <ul class="board__results">{% for w in b.results %}
-          <li class="win"><strong>{{ w.name }}</strong> <bdi dir="ltr">+{{ w.amount|chips }}</bdi>{% if w.pot_label %} · {{ w.pot_label }}{% endif %} · {{ w.category }}{% if w.split %} · {% translate "split" %}{% endif %}</li>{% endfor %}
+          <li class="win">{% blocktranslate with name=w.name amount=w.amount|chips %}<strong>{{ name }}</strong> wins <bdi dir="ltr">{{ amount }}</bdi>{% endblocktranslate %}{% if w.pot_label %} · {{ w.pot_label }}{% endif %} · {{ w.category }}{% if w.split %} · {% translate "split" %}{% endif %}</li>{% endfor %}
         </ul>
         {% endif %}
       </div>

@@ -31,7 +31,7 @@ def test_board_lines_name_the_pot_and_the_scoop_is_the_main_pots() -> None:
     assert context["scoop_name"] == "Dana" and context["scoop_main"]
     html = render_table({**context, "table": None, "phase": "over"})
     assert "Dana scoops all three boards of the main pot!" in html
-    assert "+30</bdi> · main pot · " in html and "+60</bdi> · side pot 1 · " in html
+    assert "wins <bdi dir=\"ltr\">30</bdi> · main pot · " in html and "wins <bdi dir=\"ltr\">60</bdi> · side pot 1 · " in html
     with translation.override("ru"):
         assert "основного банка" in render_table({**_context(), "table": None, "phase": "over"})
 
@@ -67,9 +67,15 @@ def test_hold_em_winners_say_whose_pot() -> None:
     lines = [(w["name"], w["amount"], w.get("pot_label")) for w in context["wins"]]
     assert lines == [("Ann", 300, "main pot"), ("Ben", 400, "side pot 1")]
     html = render_table({**context, "table": None, "phase": "over"})
-    assert "+300</bdi> · main pot · Three of a kind" in html and "+400</bdi> · side pot 1 · " in html
+    assert "<strong>Ann</strong> wins <bdi dir=\"ltr\">300</bdi> · main pot · Three of a kind" in html and "<strong>Ben</strong> wins <bdi dir=\"ltr\">400</bdi> · side pot 1 · " in html
     with translation.override("ru"):
-        assert "основной банк" in render_table({**_classic(state, ("Ann", "Ben", "Cy")), "table": None, "phase": "over"})
+        ru = render_table({**_classic(state, ("Ann", "Ben", "Cy")), "table": None, "phase": "over"})
+        assert "основной банк" in ru and '<strong>Ann</strong> выигрывает <bdi dir="ltr">300</bdi>' in ru
+    # What a winner took from the pots is said in words, not as "+300", which read as their net
+    # for the hand (the seat's figure; found by an audit).
+    with translation.override("he"):
+        he = render_table({**_classic(state, ("Ann", "Ben", "Cy")), "table": None, "phase": "over"})
+        assert '<strong>Ann</strong>: זכייה ב-<bdi dir="ltr">300</bdi>' in he and "+300" not in he
     one = deal("NT", [1000, 1000], button=0, hands=["AsAd", "KsKd"], board="Ah2c7dKhQc")
     act(one, ("raise", 1000), "call")
     assert [w.get("pot_label") for w in _classic(one, ("Ann", "Ben"))["wins"]] == [None]
