@@ -403,3 +403,21 @@ def test_the_host_panel_says_when_no_session_counts_the_hands_and_starts_one() -
     # A member who does not host cannot start one from there either.
     refused = member.post(f"/clubs/{p.club.pk}/sessions/start/", {"next": url})
     assert refused.status_code in (302, 403) and ClubSession.objects.filter(club=p.club).count() == 2
+
+
+def test_a_hosts_table_page_links_to_the_host_controls_from_its_top() -> None:
+    """On a phone the host panel is under the chat: the page's head links to it, for hosts only."""
+    from django.test import Client
+
+    from tables import services as table_services
+
+    p = club_with_people("jh1")
+    table = table_services.table_create(creator=p.host, name="Back room", small_blind=5, big_blind=10,
+                                        max_seats=3, club=p.club)
+    host, member = Client(), Client()
+    host.force_login(p.host)
+    member.force_login(p.member)
+    page = host.get(f"/tables/{table.id}/").content.decode()
+    link = page.find('href="#host-panel" data-jump-host>Host controls</a>')
+    assert 0 < link < page.find('id="table-root"') and 'id="host-panel"' in page
+    assert "data-jump-host" not in member.get(f"/tables/{table.id}/").content.decode()
