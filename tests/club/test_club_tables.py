@@ -4,16 +4,17 @@ balances; no rake; host controls for every role; hands counted into the club's s
 from __future__ import annotations
 
 import datetime as dt
+from typing import Any
 
 import pytest
 from django.db.models import Sum
 from django.test import Client
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from club import selectors as club_selectors
 from club import services as club_services
-from club.models import ClubSessionResult, LedgerEntry, Membership, Profile
+from club.models import ClubSession, ClubSessionResult, LedgerEntry, Membership, Profile
 from tables import hosting, selectors, services
 from tables.models import Hand, Seat, SeatRequest, Table
 from tables.services import TableError
@@ -369,21 +370,21 @@ def test_only_hosts_stand_a_member_up_and_the_chips_go_back_to_the_club_balance(
         assert Seat.objects.filter(table=table, user=p.member).exists() and balance(p.club, p.member) == 3000
 
 
-def test_the_host_panel_says_when_no_session_counts_the_hands_and_starts_one() -> None:
-    """A club table's hands count into the club's results only while a session runs: the host
-    panel says so when none does, and starts one from the table, back to the table."""
-    from django.test import Client
-    from django.utils import translation
-
-    from club.models import ClubSession
-    from tables import services as table_services
-
-    p = club_with_people("ns1")
-    table = table_services.table_create(creator=p.host, name="Back room", small_blind=5, big_blind=10,
-                                        max_seats=3, club=p.club)
+def _back_room(tag: str) -> tuple[Any, Table, Client, Client]:
+    """A club's table opened by its host, with the host's and a plain member's browsers."""
+    p = club_with_people(tag)
+    table = services.table_create(creator=p.host, name="Back room", small_blind=5, big_blind=10,
+                                  max_seats=3, club=p.club)
     host, member = Client(), Client()
     host.force_login(p.host)
     member.force_login(p.member)
+    return p, table, host, member
+
+
+def test_the_host_panel_says_when_no_session_counts_the_hands_and_starts_one() -> None:
+    """A club table's hands count into the club's results only while a session runs: the host
+    panel says so when none does, and starts one from the table, back to the table."""
+    p, table, host, member = _back_room("ns1")
     url = f"/tables/{table.id}/"
     page = host.get(url).content.decode()
     assert "data-no-session" in page and "do not count in the club's results" in page
@@ -407,16 +408,7 @@ def test_the_host_panel_says_when_no_session_counts_the_hands_and_starts_one() -
 
 def test_a_hosts_table_page_links_to_the_host_controls_from_its_top() -> None:
     """On a phone the host panel is under the chat: the page's head links to it, for hosts only."""
-    from django.test import Client
-
-    from tables import services as table_services
-
-    p = club_with_people("jh1")
-    table = table_services.table_create(creator=p.host, name="Back room", small_blind=5, big_blind=10,
-                                        max_seats=3, club=p.club)
-    host, member = Client(), Client()
-    host.force_login(p.host)
-    member.force_login(p.member)
+    _p, table, host, member = _back_room("jh1")
     page = host.get(f"/tables/{table.id}/").content.decode()
     link = page.find('href="#host-panel" data-jump-host>Host controls</a>')
     assert 0 < link < page.find('id="table-root"') and 'id="host-panel"' in page
