@@ -26,7 +26,6 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import formats, timezone
 from django.utils.cache import patch_vary_headers
-from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 from django.views.decorators.http import require_POST
@@ -50,6 +49,7 @@ from club.models import (
     JoinRequest,
     Membership,
 )
+from club.views import _safe_next
 
 LEADERBOARD_TARGET = "leaderboard"
 SESSION_TARGET = "session-results"
@@ -669,8 +669,8 @@ def session_start(request: HttpRequest, club_id: int) -> HttpResponseRedirect:
         return redirect("club_home", club_id=club.pk)
     messages.success(request, _("The session has started: every hand at the club's tables counts now."))
     # Started from a table's host controls: back to the table.
-    back = request.POST.get("next", "")
-    if back and url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()}, require_https=request.is_secure()):
+    back = _safe_next(request)
+    if back:
         return redirect(back)
     return redirect("club_session", club_id=club.pk, session_id=session.pk)
 
