@@ -14,6 +14,7 @@ import time
 import uuid
 from collections.abc import Iterator
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -203,3 +204,67 @@ def test_three_players_play_a_whole_session_and_the_standings_match_the_ledger(
     pages[1].wait_for_selector(".phase-third", timeout=15_000)
     for p in pages:
         p.context.close()
+
+
+# A phone seat holding five or six up cards (free cards for open 4s): the ★ and +1 badges must
+# not cover a card's rank, its own or its neighbour's (they did, out over the narrow gap).
+_BADGE_RECTS = """() => {
+  const rect = (el, pseudo) => {
+    const s = getComputedStyle(el, pseudo), r = el.getBoundingClientRect();
+    if (s.content === 'none' || s.content === 'normal') return null;
+    const px = (...names) => names.reduce((sum, n) => sum + parseFloat(s[n]), 0);
+    const border = s.boxSizing === 'border-box';
+    const height = px('height') + (border ? 0 : px('paddingTop', 'paddingBottom', 'borderTopWidth', 'borderBottomWidth'));
+    const width = px('width') + (border ? 0 : px('paddingLeft', 'paddingRight', 'borderLeftWidth', 'borderRightWidth'));
+    const top = r.top + parseFloat(s.top), left = r.left + parseFloat(s.left);
+    return {top, left, bottom: top + height, right: left + width};
+  };
+  const out = [];
+  for (const row of document.querySelectorAll('.seat__stud > .cards')) {
+    const cards = [...row.children];
+    const ranks = cards.map(c => c.querySelector('.card__rank').getBoundingClientRect());
+    cards.forEach((c, i) => {
+      for (const pseudo of ['::before', '::after']) {
+        const b = rect(c, pseudo);
+        if (b) out.push({card: i, n: cards.length, pseudo, badge: b, ranks});
+      }
+    });
+  }
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("width", [360, 390, 430])
+def test_wild_and_free_card_badges_leave_every_rank_readable_on_a_phone(browser: Any, width: int) -> None:
+    from rules_engine.cards import parse_cards
+    from tables.handreader import CardPicture
+    from tables.presenter import SeatRow
+    from tables.templatetags.table_cards import seat_list
+
+    root = Path(__file__).resolve().parents[2]
+
+    def row(spec: str) -> list[dict[str, Any]]:
+        return [{"pic": CardPicture(card=parse_cards(t.rstrip("*+"))[0], wild=t.endswith("*")), "extra": t.endswith("+")}
+                for t in spec.split()]
+
+    seats = [SeatRow(no=n, name=name, empty=False, stack=-12, in_hand=True, showing="pair",
+                     down=[{"hidden": True}] * 2, up=row(up))
+             for n, (name, up) in enumerate([("Alexandra", "4h 5c+ 3d* 4s 9c* Kd+"), ("Bo", "4c Ah+ 9d* 4d Qs+"),
+                                             ("Cy", "4s 2c+ Jd 4h 7c+ Ks")], 1)]
+    css = "".join((root / "static/css" / f).read_text() for f in ("site.css", "table.css"))
+    page = browser.new_page(viewport={"width": width, "height": 800})
+    try:
+        page.set_content(f'<!doctype html><html><head><meta name="viewport" content="width=device-width">'
+                         f'<style>{css}</style></head><body><main><section class="felt family-stud phase-betting '
+                         f'game-bb"><ul class="seats">{seat_list(seats, phase="betting", bb=True)}</ul></section>'
+                         f'</main></body></html>')
+        badges = page.evaluate(_BADGE_RECTS)
+    finally:
+        page.close()
+    assert len(badges) == 9  # Alexandra's two +1 and two ★, Bo's two +1 and a ★, Cy's two +1
+    for b in badges:
+        box = b["badge"]
+        for j, rank in enumerate(b["ranks"]):
+            apart = (box["right"] <= rank["left"] or box["left"] >= rank["right"]
+                     or box["bottom"] <= rank["top"] or box["top"] >= rank["bottom"])
+            assert apart, f"{width}px: the {b['pseudo']} badge of card {b['card'] + 1} of {b['n']} covers card {j + 1}'s rank"
