@@ -236,6 +236,7 @@ class SeatRow:
     user_id: int | None = None  # who sits here: the page marks a seated player who is away
     banked: bool = False  # took time from their bank on the clock running now
     short: bool = False  # fewer chips than the table deals a player in with (a cash table's big blind)
+    was: int | None = None  # an all-in's run-out: the stack before the pot was paid, shown while it is dealt
 
 
 @dataclass
@@ -374,6 +375,21 @@ def present(*, view: dict[str, Any] | None, seats: list[dict[str, Any]], players
         # Seven-card stud with more players than the deck can give seven cards each: the last
         # card is dealt once, face up, and plays in every hand (GAMES.md section 3).
         community = {"cards": pictures(view["board"]), "blanks": 0}
+    # An all-in ended the betting before the river and the rest of the board was dealt at once:
+    # the felt deals it street by street (a second after another), and keeps the result (the
+    # winners, the hands' names, the stacks paid) for its end, as a card room does.
+    runout = None
+    if (family == "flop" and result and result.get("showdown") and not view.get("rabbit")
+            and isinstance(view.get("runout_from"), int) and view["runout_from"] < 5):
+        start = view["runout_from"]
+        streets = {0: 3, 3: 2, 4: 1}.get(start, 0)
+        runout = {"from": start, "steps": streets * (2 if second_run else 1)}
+        payouts = result.get("payouts") or []
+        for row in rows:
+            i = engine_of_seat.get(row.no) if not row.empty else None
+            if (i is not None and players and i < len(payouts) and payouts[i] and isinstance(row.stack, int)
+                    and row.user_id == players[i][1]):
+                row.was = max(0, row.stack - payouts[i])
     if family == "flop" and made_cards and winning and not made_cards <= winning:
         made_cards = None  # the board lights the winner's hand; the viewer's lost one is named, unlit
     if family in ("flop", "draw") and you:
@@ -422,6 +438,7 @@ def present(*, view: dict[str, Any] | None, seats: list[dict[str, Any]], players
         "boards": boards,
         "community": community,
         "second_run": second_run,
+        "runout": runout,
         "rabbit": bool(view.get("rabbit")),
         "bomb": view.get("bomb") or 0,
         "mine": mine,

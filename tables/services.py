@@ -163,6 +163,21 @@ def _clock_seconds(kind: str, speed: str) -> float:
     return float(override) if override is not None else SHOWDOWN_SECONDS
 
 
+# An all-in's run-out is dealt on the felt a street a second (static/css/table.css, "run-out"):
+# the pause before the next hand starts after it, so the result is seen as long as any other.
+RUNOUT_STEP_SECONDS = 1.0
+_RUNOUT_STREETS = {0: 3, 3: 2, 4: 1}  # board cards out when the betting ended -> streets to come
+
+
+def runout_seconds(result: Any, state: Any) -> float:
+    """The seconds the felt takes to deal a finished hand's run-out (0 without one)."""
+    start = getattr(state, "runout_from", None)
+    if not isinstance(result, dict) or not result.get("showdown") or start not in _RUNOUT_STREETS:
+        return 0.0
+    runs = 2 if getattr(state, "second_board", None) else 1
+    return _RUNOUT_STREETS[start] * runs * RUNOUT_STEP_SECONDS
+
+
 def speed_help() -> str:
     """What each speed gives a player, for the new-table forms (found by an audit: "Slow /
     Medium / Fast" said nothing a newcomer could weigh)."""
@@ -1011,7 +1026,7 @@ def _settle(table: Table, hand: Hand, state: Any, now: dt.datetime) -> None:
     except Exception:  # the hand is settled either way; a history we cannot write is logged
         log.exception("could not export hand %s as PHH", hand.id)
     hand.clock = "next"
-    hand.deadline = now + dt.timedelta(seconds=_clock_seconds("next", table.speed))
+    hand.deadline = now + dt.timedelta(seconds=_clock_seconds("next", table.speed) + runout_seconds(hand.result, state))
     hand.banked = {}
     hotsql.save(hand, _SETTLED_HAND)
     table.hands_played += 1

@@ -109,6 +109,10 @@ class FlopState(ClassicState):
     #: The second run's board (the shared cards then its own) when the hand runs twice.
     second_board: list[Card] | None = None
     _shared = 0  # board cards out when the betting ended, shared by both runs
+    #: Board cards out when the betting ended for good with two or more players in (None before
+    #: then, or if it never did). Under 5 at the showdown: the rest came as a run-out, which the
+    #: table deals street by street for the players to watch.
+    runout_from: int | None = None
     _eval: list[Card] | None = None
 
     def _begin(self) -> list[Event]:
@@ -172,6 +176,8 @@ class FlopState(ClassicState):
     def _at_showdown(self) -> None:
         first = self.showdown_after is None
         super()._at_showdown()
+        if first:
+            self.runout_from = len(self.board)
         if not first or self.round >= 3 or not self.setup.run_twice:
             return
         live = self._bet.in_hand()
@@ -226,7 +232,9 @@ class FlopState(ClassicState):
                 # Both runs are dealt in the action that ends the betting, so the second board
                 # is never seen before its cards are out.
                 "second_board": None if second is None or len(second) < 5 else cards_json(second),
-                "shared_cards": self._shared if second is not None else None}
+                "shared_cards": self._shared if second is not None else None,
+                # Public: how many board cards were out when the betting ended.
+                "runout_from": self.runout_from}
 
     def _snapshot_extra(self) -> dict[str, Any]:
         second = self.second_board

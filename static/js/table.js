@@ -179,6 +179,7 @@
     var pickedCard = selected && selected.getAttribute("data-swap");
     var pickedBoard = pickedGroup && pickedGroup.getAttribute("data-swap-group");
     root.innerHTML = msg.html;
+    followRunout();
     extras = root.querySelectorAll(".card--extra[data-card]");
     for (i = 0; i < extras.length; i++) {
       if (!before[extras[i].getAttribute("data-card")]) extras[i].classList.add("card--arrived");
@@ -295,6 +296,19 @@
     }
     if (lines.length) announcer.textContent = lines.join(". ");
   }
+
+  // An all-in's run-out is dealt street by street by the style sheet (table.css, "run-out"). A
+  // felt drawn again during it (another message of the same hand) goes on from where it was,
+  // not from the first card: the seconds since this page first drew this hand's run-out.
+  var runoutHand = null, runoutAt = 0;
+  function followRunout() {
+    var felt = root.querySelector(".felt[data-runout]");
+    if (!felt) return;
+    var hand = handKey(), now = Date.now();
+    if (hand !== runoutHand) { runoutHand = hand; runoutAt = now; }
+    felt.style.setProperty("--runout-elapsed", ((now - runoutAt) / 1000).toFixed(3) + "s");
+  }
+  followRunout();
 
   // A seated player with no table page open anywhere ("presence" messages, by user id) is
   // marked "away" on their seat, so the others know why a clock runs down. Every picture is

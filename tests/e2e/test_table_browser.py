@@ -457,6 +457,9 @@ def test_a_host_allows_running_it_twice_and_an_all_in_runs_twice(browser: Any, f
         assert page.locator(".board--second .card").count() == 5
         wins = page.locator(".wins").inner_text()
         assert "run 1" in wins and "run 2" in wins, wins
+        # The run-out is dealt on the felt, the first board's three streets, then the second's.
+        assert page.locator('.felt[data-runout="0"][data-runout-steps="6"]').count() == 1
+    page.wait_for_timeout(6500)  # for the screenshot: the run-out dealt (nothing asserted on time)
     screenshot(caller, "phone-run-twice")
     for p in pages:
         p.context.close()
