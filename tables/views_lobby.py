@@ -481,7 +481,10 @@ def _buy_in_context(request: HttpRequest, table: Table) -> dict[str, Any]:
     return {
         "bankroll": bankroll,
         "buy_in": {"min": low, "max": high, "default": default, "default_bb": DEFAULT_BUY_IN_BB,
-                   "affordable": bankroll is None or bankroll >= low},
+                   "affordable": bankroll is None or bankroll >= low,
+                   # The minimum raised by a recent stand-up: said beside the box (found by an
+                   # audit: "1,500–1,500" with no reason, or "your bankroll is below the minimum").
+                   "back": back if back > table.min_buy_in_bb * table.big_blind else 0},
         "add_chips": add_chips,
         "freezeout_on": frozen,
         # Late entry: a player not seated may sit down in the freeze-out being played.

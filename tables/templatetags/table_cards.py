@@ -213,14 +213,20 @@ def _status(s: Any, phase: str) -> str:
     # once the hand that took the last chip is over (found by an audit: a busted seat said
     # "waits for the big blind", or nothing). Chips only: a Baseball balance is text ("0").
     if type(s.stack) is int and s.stack == 0 and (s.waiting or s.wait_bb or phase in ("", "over")):
-        return _t("out of chips")  # not "waits for the next hand": no hand comes until chips are added
+        return _add(s, _t("out of chips"))  # not "waits for the next hand": no hand comes until chips are added
     if s.short and (s.waiting or s.wait_bb or phase in ("", "over")):
-        return _t("short of a big blind: add chips")  # no big blind comes to it either
+        return _add(s, _t("short of a big blind: add chips"))  # no big blind comes to it either
     if s.wait_bb:
         return _t("posts a big blind to come in") if s.post_bb else _t("waits for the big blind")
     if s.waiting:
         return _t("waits for the next hand")
     return ""
+
+
+def _add(s: Any, words: str) -> str:
+    """On the player's own seat, the words lead to "Add chips" at the page's foot (found by an
+    audit: under the chat on a phone); table.css shows them as a link only where that form is."""
+    return f'<a class="seat__add" href="#add-chips">{words}</a>' if s.me else words
 
 
 @register.simple_tag
@@ -267,7 +273,14 @@ def seat_list(rows: Any, phase: str = "", bb: Any = None) -> SafeString:
         stack = escape(chips(s.stack))
         negative = " is-negative" if bb and stack[:1] == "-" else ""
         title = f' title="{_t("Balance in units")}"' if bb else ""
-        parts.append(f'</span>\n<span class="seat__stack{negative}"{title}><bdi dir="ltr">{stack}</bdi></span>\n')
+        if s.was is not None and s.was != s.stack:
+            # An all-in's run-out: the stack before the pot was paid until the last card is out
+            # (table.css swaps the two).
+            stack = (f'<span class="runout-stack"><bdi dir="ltr" class="runout-was">{escape(chips(s.was))}</bdi>'
+                     f'<bdi dir="ltr" class="runout-now">{stack}</bdi></span>')
+        else:
+            stack = f'<bdi dir="ltr">{stack}</bdi>'
+        parts.append(f'</span>\n<span class="seat__stack{negative}"{title}>{stack}</span>\n')
         if s.bet:
             parts.append(f'<span class="seat__bet">{_t("bet")} <bdi dir="ltr">{escape(chips(s.bet))}</bdi></span>\n')
         parts.append(f'<span class="seat__status">\n{_status(s, phase)}\n</span>\n')

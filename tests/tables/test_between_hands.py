@@ -119,6 +119,6 @@ def test_a_finished_hands_pot_says_it_was_paid_out_and_the_stacks_hold_it() -> N
     pot = re.search(r'<p class="pot">.*?</p>', html, re.S)
     assert pot is not None and 'class="pot__paid">paid out<' in pot.group(0)
     with translation.override("he"):
-        assert "חולקה" in table_snapshot(table_id=table.id, user=users[0])["html"]
+        assert "שולמה" in table_snapshot(table_id=table.id, user=users[0])["html"]
     # What it says is true: every chip is back in a stack.
     assert sum(Seat.objects.filter(table=table).values_list("stack", flat=True)) == sum(p[2] for p in hand.players)

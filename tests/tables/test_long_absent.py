@@ -207,6 +207,18 @@ def test_back_at_a_public_table_within_half_an_hour_with_at_least_what_was_taken
     c.force_login(a)
     page = c.get(f"/tables/{table.id}/").content.decode()
     assert f'min="{stack}"' in page
+    # ... and says why, in the reader's language (found by an audit: "1,500–1,500" and nothing more).
+    assert "data-rejoin" in page and f"({stack:,}, up to the table's most)" in page
+    ru = c.get(f"/tables/{table.id}/", HTTP_ACCEPT_LANGUAGE="ru").content.decode()
+    assert "data-rejoin" in ru and "меньше получаса" in ru
+    # A bankroll short of it is told that, not that it is below the table's minimum.
+    from club.models import Profile
+
+    Profile.objects.filter(user=a).update(bankroll=stack - 1)
+    page = c.get(f"/tables/{table.id}/").content.decode()
+    assert "data-rejoin" in page and "more than your bankroll has" in page
+    assert "below this table&#x27;s minimum buy-in" not in page and 'name="buy_in"' not in page
+    Profile.objects.filter(user=a).update(bankroll=100_000)
     # Half an hour on, the table's own minimum again.
     LedgerEntry.objects.filter(user=a, table_id=table.id).update(
         created=LedgerEntry.objects.filter(user=a, table_id=table.id).latest("id").created - services.REJOIN_WINDOW)

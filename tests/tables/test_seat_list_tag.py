@@ -22,7 +22,9 @@ from tests.tables.helpers import act_once, seated_table
 
 # The loop as templates/table.html had it before {% seat_list %}, with the seated player's user id
 # (``data-user``, which the page uses to mark a player who is away) added since, and an all-in
-# player's seat saying "arranging" and "ready" while they arrange, as the others' seats do.
+# player's seat saying "arranging" and "ready" while they arrange, as the others' seats do, and
+# during an all-in's run-out a winner's stack before it was paid (``was``), the two swapped by the style sheet,
+# and the player's own seat out of chips leading to "Add chips".
 LOOP = """      {% for s in seat_rows %}
       <li class="seat{% if s.empty %} seat--empty{% endif %}{% if s.me %} seat--me{% endif %}{% if s.acting %} seat--acting{% endif %}{% if s.folded %} seat--folded{% endif %}"{% if s.empty %} data-seat="{{ s.no }}"{% endif %}{% if s.me and not s.empty and not bb %} data-stack="{{ s.stack|stringformat:'d' }}"{% if s.in_hand or s.folded %}{% if phase and phase != "over" %} data-dealt{% endif %}{% endif %}{% endif %}{% if not s.empty and s.user_id is not None %} data-user="{{ s.user_id }}"{% endif %}>
         {% if s.empty %}
@@ -30,10 +32,10 @@ LOOP = """      {% for s in seat_rows %}
         {% else %}
           <span class="seat__name" title="{{ s.name }}">{{ s.name }}</span>
           <span class="seat__badges">{% if s.button %}<abbr class="badge badge--button" title="{% translate 'Button' %}">D</abbr>{% endif %}{% if s.small_blind %}<abbr class="badge" title="{% translate 'Small blind' %}">SB</abbr>{% endif %}{% if s.big_blind %}<abbr class="badge" title="{% translate 'Big blind' %}">BB</abbr>{% endif %}{% if s.opener and phase != "over" %}<span class="badge badge--opener" title="{% translate 'Best open hand: opens this round' %}">{% translate "opens" %}</span>{% endif %}</span>
-          <span class="seat__stack{% if bb and s.stack|stringformat:'s'|slice:':1' == '-' %} is-negative{% endif %}"{% if bb %} title="{% translate 'Balance in units' %}"{% endif %}><bdi dir="ltr">{{ s.stack|chips }}</bdi></span>
+          <span class="seat__stack{% if bb and s.stack|stringformat:'s'|slice:':1' == '-' %} is-negative{% endif %}"{% if bb %} title="{% translate 'Balance in units' %}"{% endif %}>{% if s.was is not None and s.was != s.stack %}<span class="runout-stack"><bdi dir="ltr" class="runout-was">{{ s.was|chips }}</bdi><bdi dir="ltr" class="runout-now">{{ s.stack|chips }}</bdi></span>{% else %}<bdi dir="ltr">{{ s.stack|chips }}</bdi>{% endif %}</span>
           {% if s.bet %}<span class="seat__bet">{% translate "bet" %} <bdi dir="ltr">{{ s.bet|chips }}</bdi></span>{% endif %}
           <span class="seat__status">
-            {% if s.folded %}{% translate "folded" %}{% elif s.acting and phase == "arrange" %}{% translate "arranging" %}{% if s.banked %}{{ bank_mark }}{% endif %}{% elif s.arranged and phase == "arrange" %}{% translate "ready" %}{% elif s.all_in %}{% translate "all-in" %}{% elif s.acting %}{% translate "to act" %} <span class="clock" data-clock></span>{% if s.banked %}{{ bank_mark }}{% endif %}{% elif s.act and phase != "over" and s.act != "bet" or s.act == "bet" and not s.bet and phase != "over" %}<span class="seat__act">{% translate s.act %}</span>{% elif s.leaving and s.in_hand and phase and phase != "over" %}{% translate "leaves after this hand" %}{% elif s.sitting_out and s.in_hand and phase and phase != "over" %}{% translate "break after this hand" %}{% elif s.sitting_out %}{% translate "on a break" %}{% elif s.stack == 0 and s.waiting or s.stack == 0 and s.wait_bb or s.stack == 0 and phase == "over" or s.stack == 0 and not phase %}{% translate "out of chips" %}{% elif s.short and s.waiting or s.short and s.wait_bb or s.short and phase == "over" or s.short and not phase %}{% translate "short of a big blind: add chips" %}{% elif s.wait_bb %}{% translate "waits for the big blind" %}{% elif s.waiting %}{% translate "waits for the next hand" %}{% endif %}
+            {% if s.folded %}{% translate "folded" %}{% elif s.acting and phase == "arrange" %}{% translate "arranging" %}{% if s.banked %}{{ bank_mark }}{% endif %}{% elif s.arranged and phase == "arrange" %}{% translate "ready" %}{% elif s.all_in %}{% translate "all-in" %}{% elif s.acting %}{% translate "to act" %} <span class="clock" data-clock></span>{% if s.banked %}{{ bank_mark }}{% endif %}{% elif s.act and phase != "over" and s.act != "bet" or s.act == "bet" and not s.bet and phase != "over" %}<span class="seat__act">{% translate s.act %}</span>{% elif s.leaving and s.in_hand and phase and phase != "over" %}{% translate "leaves after this hand" %}{% elif s.sitting_out and s.in_hand and phase and phase != "over" %}{% translate "break after this hand" %}{% elif s.sitting_out %}{% translate "on a break" %}{% elif s.stack == 0 and s.waiting or s.stack == 0 and s.wait_bb or s.stack == 0 and phase == "over" or s.stack == 0 and not phase %}{% if s.me %}<a class="seat__add" href="#add-chips">{% endif %}{% translate "out of chips" %}{% if s.me %}</a>{% endif %}{% elif s.short and s.waiting or s.short and s.wait_bb or s.short and phase == "over" or s.short and not phase %}{% if s.me %}<a class="seat__add" href="#add-chips">{% endif %}{% translate "short of a big blind: add chips" %}{% if s.me %}</a>{% endif %}{% elif s.wait_bb %}{% translate "waits for the big blind" %}{% elif s.waiting %}{% translate "waits for the next hand" %}{% endif %}
           </span>
           {% if s.net is not None %}<span class="seat__net {% if s.net > 0 %}plus{% elif s.net < 0 %}minus{% endif %}"><bdi dir="ltr">{% if s.net > 0 %}+{% elif s.net == 0 %}±{% endif %}{{ s.net|chips }}</bdi></span>{% endif %}
           {% if s.showing %}<span class="seat__showing muted">{% blocktranslate with hand=s.showing %}showing: {{ hand }}{% endblocktranslate %}</span>{% endif %}
@@ -116,6 +118,9 @@ def test_rare_rows(lang: str) -> None:
         SeatRow(no=7, name="Ira", empty=False, acting=True, banked=True),
         SeatRow(no=12, name="Noa", empty=False, all_in=True, acting=True),  # all-in, arranging
         SeatRow(no=13, name="Ori", empty=False, all_in=True, arranged=True),  # all-in, arranged
+        SeatRow(no=14, name="Pia", empty=False, stack=2600, was=0, net=1600),  # a run-out: paid at its end
+        SeatRow(no=15, name="Rom", empty=False, stack=40, was=40),  # nothing paid to show
+        SeatRow(no=16, name="Uri", empty=False, me=True, waiting=True, stack=0),  # one's own seat, busted
     ]
     with translation.override(lang):
         for phase in ("", "arrange", "preflop", "over", "draw"):
@@ -130,9 +135,11 @@ def test_rare_rows(lang: str) -> None:
         assert html.count('class="shown-hand__no is-won"') == 1  # Dana's board 2
         assert html.count('class="seat__drawn muted"') == 3 and "drew 0" not in html  # Fay stood pat
         if lang == "en":
-            assert html.count("out of chips") == 2 and html.count("waits for the next hand") >= 2
+            assert html.count("out of chips") == 3 and html.count("waits for the next hand") >= 2
             assert html.count("waits for the big blind") == 1  # Max's
         assert html.count('class="shown-hand__no muted"') == 1
+        assert html.count('class="seat__add"') == 1  # Uri's own seat leads to "Add chips"; Jo's does not
+        assert html.count('class="runout-now"') == 1 and '<bdi dir="ltr" class="runout-was">0</bdi>' in html
 
 
 @pytest.mark.django_db(transaction=True)
