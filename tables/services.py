@@ -49,6 +49,9 @@ log = logging.getLogger("tables.services")
 DECISION_SECONDS = {"slow": 37.5, "medium": 25.0, "fast": 12.0}
 ARRANGE_SECONDS = {"slow": 180.0, "medium": 120.0, "fast": 100.0}
 SHOWDOWN_SECONDS = 6.0
+# Patch-Patch's showdown has three boards' winners and every hand's three fours to read: on a
+# phone they run below the fold, and 6 s was gone before a player had scrolled (an audit).
+PP_SHOWDOWN_EXTRA_SECONDS = 4.0
 DEAL_SECONDS = 4.0
 # A player whose clock ran out earlier in this hand, and who has not said "I'm back", is not at
 # the screen: their later decisions in the hand get this much, not a whole clock each (found by
@@ -1026,7 +1029,10 @@ def _settle(table: Table, hand: Hand, state: Any, now: dt.datetime) -> None:
     except Exception:  # the hand is settled either way; a history we cannot write is logged
         log.exception("could not export hand %s as PHH", hand.id)
     hand.clock = "next"
-    hand.deadline = now + dt.timedelta(seconds=_clock_seconds("next", table.speed) + runout_seconds(hand.result, state))
+    pause = _clock_seconds("next", table.speed) + runout_seconds(hand.result, state)
+    if table.game == "PP" and hand.result and hand.result.get("showdown") and getattr(settings, "TABLE_SHOWDOWN_SECONDS", None) is None:
+        pause += PP_SHOWDOWN_EXTRA_SECONDS  # three boards' results to read (an audit, on a phone)
+    hand.deadline = now + dt.timedelta(seconds=pause)
     hand.banked = {}
     hotsql.save(hand, _SETTLED_HAND)
     table.hands_played += 1

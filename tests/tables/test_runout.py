@@ -5,6 +5,7 @@ before the pot was paid, and the next hand waits the run-out's seconds on top of
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from typing import Any
 
@@ -110,3 +111,20 @@ def test_a_hand_checked_down_to_the_river_is_shown_at_once() -> None:
     assert (hand.deadline - hand.ended).total_seconds() == pytest.approx(services._clock_seconds("next", table.speed))
     html = _felt(table, users[0])
     assert "data-runout" not in html and "runout-was" not in html
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_patch_patch_showdown_stays_up_longer(settings: Any) -> None:
+    """Three boards' winners and every hand's fours take longer to read (an audit, on a phone);
+    a hand nobody contested, and a table given its own pause (TABLE_SHOWDOWN_SECONDS), do not."""
+    settings.TABLE_SHOWDOWN_SECONDS = None
+    table, _users = seated_table(n=2, max_seats=2, game="PP")
+    hand = play_passively(table)
+    assert hand.result["showdown"]
+    assert (hand.deadline - hand.ended).total_seconds() == pytest.approx(
+        services._clock_seconds("next", table.speed) + services.PP_SHOWDOWN_EXTRA_SECONDS)
+    settings.TABLE_SHOWDOWN_SECONDS = 2.0
+    services.table_expire(table_id=table.id, now=hand.deadline + dt.timedelta(seconds=1))
+    table.refresh_from_db()
+    hand = play_passively(table)
+    assert (hand.deadline - hand.ended).total_seconds() == pytest.approx(2.0)
