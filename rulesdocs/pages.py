@@ -68,28 +68,28 @@ PAGES: dict[str, Page] = {
             Text(
                 "Twelve cards, three boards, pot-sized bets only: the site's own game, from the "
                 "deal to the last chip.",
-                "שנים-עשר קלפים, שלושה בורדים והימורים בגודל הפוט בלבד: המשחק של האתר, "
-                "מהחלוקה ועד הצ'יפ האחרון.",
+                "שנים-עשר קלפים, שלושה בורדים והימורים בגודל הקופה בלבד: המשחק של האתר, "
+                "מהחלוקה ועד הז'יטון האחרון.",
                 "Двенадцать карт, три борда и ставки только размером банка: фирменная игра "
                 "сайта от раздачи до последней фишки.",
             ),
             (
                 _s("glance", "At a glance", "המשחק בקצרה", "Коротко об игре"),
-                _s("deck", "Deck and seats", "החפיסה והכיסאות", "Колода и места"),
+                _s("deck", "Deck and seats", "החפיסה והמושבים", "Колода и места"),
                 _s("hand", "A hand, step by step", "יד, שלב אחרי שלב", "Раздача по шагам"),
                 _s("boards", "Two plus three on each board", "שניים ועוד שלושה בכל בורד",
                    "Два плюс три на каждом борде"),
-                _s("betting", "Pot-only betting", "הימורים בגודל הפוט בלבד",
+                _s("betting", "Pot-only betting", "הימורים בגודל הקופה בלבד",
                    "Ставки только размером банка"),
-                _s("pot", "One pot, three boards", "פוט אחד, שלושה בורדים",
+                _s("pot", "One pot, three boards", "קופה אחת, שלושה בורדים",
                    "Один банк на три борда"),
                 _s("split", "A tie on a board", "תיקו על בורד", "Ничья на борде"),
                 _s("scoop", "The scoop", "סקופ", "Скуп"),
-                _s("side-pots", "Side pots", "סייד פוטים", "Побочные банки"),
-                _s("folding", "Folding", "פולד", "Фолд"),
+                _s("side-pots", "Side pots", "קופות צד", "Побочные банки"),
+                _s("folding", "Folding", "פולד", "Пас"),
                 _s("clock", "Clocks and breaks", "שעונים והפסקות", "Время на ход и перерывы"),
                 _s("rake", "Rake", "רייק", "Рейк"),
-                _s("chips", "Play chips", "צ'יפים למשחק", "Игровые фишки"),
+                _s("chips", "Play chips", "ז'יטונים למשחק", "Игровые фишки"),
             ),
             hand_game="patchpatch",
         ),
@@ -138,13 +138,13 @@ PAGES: dict[str, Page] = {
                    "Открытая четвёрка приносит карту"),
                 _s("wild", "Threes and nines are wild", "שלושות ותשיעיות הן ג'וקר",
                    "Тройки и девятки — джокеры"),
-                _s("betting", "Betting: one unit, three raises", "הימורים: בט של 1, שלושה רייזים",
-                   "Торговля: ставка 1 и три повышения"),
+                _s("betting", "Betting: one unit, three raises", "הימורים: הימור של 1, שלוש העלאות",
+                   "Торговля: ставка 1 и три рейза"),
                 _s("opener", "Who opens", "מי פותח", "Кто открывает торговлю"),
-                _s("showdown", "Showdown and five of a kind", "שואודאון וחמישה מאותו ערך",
+                _s("showdown", "Showdown and five of a kind", "חשיפה וחמישה מאותו ערך",
                    "Вскрытие и пять одинаковых"),
                 _s("fractions", "Splits in fractions", "חלוקה בשברים", "Делёж дробями"),
-                _s("session", "An eight-pot session", "ערב של שמונה פוטים",
+                _s("session", "An eight-pot session", "סשן של שמונה קופות",
                    "Сессия из восьми банков"),
                 _s("examples", "Two worked examples", "שתי דוגמאות", "Два разобранных примера"),
             ),
@@ -160,15 +160,15 @@ PAGES: dict[str, Page] = {
             ),
             (
                 _s("overview", "The game", "המשחק", "Об игре"),
-                _s("blinds", "Button, blinds and order", "באטן, בליינדים וסדר הפעולה",
+                _s("blinds", "Button, blinds and order", "דילר, בליינדים וסדר הפעולה",
                    "Баттон, блайнды и очерёдность"),
                 _s("hand", "A hand, street by street", "יד, רחוב אחרי רחוב", "Раздача по улицам"),
                 _s("limit", "Fixed limit", "לימיט", "Фиксированный лимит"),
                 _s("pot-limit", "Pot limit", "פוט-לימיט", "Пот-лимит"),
                 _s("no-limit", "No limit", "נו-לימיט", "Безлимит"),
-                _s("all-in", "Table stakes, all-in and side pots", "סטאק על השולחן, אול-אין וסייד פוט",
-                   "Фишки на столе, олл-ин и побочные банки"),
-                _s("showdown", "Showdown", "שואודאון", "Вскрытие"),
+                _s("all-in", "Table stakes, all-in and side pots", "מה שעל השולחן, אול-אין וקופות צד",
+                   "Фишки на столе, ва-банк и побочные банки"),
+                _s("showdown", "Showdown", "חשיפה", "Вскрытие"),
             ),
             hand_game="holdem",
         ),
@@ -178,8 +178,8 @@ PAGES: dict[str, Page] = {
             Text(
                 "Four cards in the hand, exactly two of them with exactly three from the board; "
                 "and the split-pot version.",
-                "ארבעה קלפים ביד, בדיוק שניים מהם עם בדיוק שלושה מהבורד; וגם הגרסה שבה הפוט "
-                "מתחלק.",
+                "ארבעה קלפים ביד, בדיוק שניים מהם עם בדיוק שלושה מהבורד; וגם הגרסה שבה הקופה "
+                "מתחלקת.",
                 "Четыре карты на руках, ровно две из них и ровно три со стола; и вариант с "
                 "делёжом банка.",
             ),
@@ -264,7 +264,7 @@ PAGES: dict[str, Page] = {
             Text(
                 "Seven-card stud with the pot split between the best high and the best low of "
                 "eight or better.",
-                "סטאד שבעה קלפים שבו הפוט מתחלק בין היד הגבוהה הטובה ביותר לנמוכה הטובה ביותר "
+                "סטאד שבעה קלפים שבו הקופה מתחלקת בין היד הגבוהה הטובה ביותר לנמוכה הטובה ביותר "
                 "(שמונה ומטה).",
                 "Семикарточный стад, где банк делят лучшая старшая рука и лучшая младшая не "
                 "выше восьмёрки.",
@@ -284,20 +284,20 @@ PAGES: dict[str, Page] = {
                 "Clubs, invitations, game nights, private tables without rake, the host's controls, "
                 "settling up, sessions and leaderboards.",
                 "מועדונים, הזמנות, ערבים מתוכננים מראש, שולחנות פרטיים בלי רייק, כלי המארח, סגירת "
-                "חשבונות, ערבי משחק וטבלאות.",
-                "Клубы, приглашения, игровые вечера, частные столы без рейка, управление столом, "
-                "расчёты, сессии и таблицы.",
+                "חשבונות, סשנים וטבלת המובילים.",
+                "Клубы, приглашения, игровые вечера, закрытые столы без рейка, управление столом, "
+                "расчёты, сессии и рейтинг.",
             ),
             (
                 _s("overview", "Your game, online", "המשחק שלכם, ברשת", "Ваша игра в сети"),
                 _s("club", "Creating a club", "פתיחת מועדון", "Как создать клуб"),
                 _s("invite", "Inviting players", "הזמנת שחקנים", "Приглашения"),
-                _s("tables", "Private tables", "שולחנות פרטיים", "Частные столы"),
+                _s("tables", "Private tables", "שולחנות פרטיים", "Закрытые столы"),
                 _s("nights", "Planning the evening", "לתכנן את הערב", "Как назначить вечер"),
                 _s("at-the-table", "Running the table", "לנהל את השולחן", "Как вести стол"),
                 _s("settling", "Settling up", "לסגור חשבונות", "Как рассчитаться"),
-                _s("sessions", "Sessions and leaderboards", "ערבי משחק וטבלאות",
-                   "Сессии и таблицы"),
+                _s("sessions", "Sessions and leaderboards", "סשנים וטבלת המובילים",
+                   "Сессии и рейтинг"),
                 _s("house-rules", "House rules", "חוקי הבית", "Правила дома"),
             ),
             group="reference",

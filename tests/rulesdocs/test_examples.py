@@ -83,8 +83,8 @@ def test_pot_only_table_shows_what_the_engine_computes(client, lang: str) -> Non
     ("lang", "words"),
     [
         ("en", ["fold, call 10, or raise to 35", "check, or raise pot: 30 more, to 40", "call 180 more, or raise to 780"]),
-        ("he", ["פולד · קול 10 · רייז ל-35", "צ'ק · רייז פוט: עוד 30, ל-40", "קול עוד 180 · רייז ל-780"]),
-        ("ru", ["фолд, колл 10 или рейз до 35", "чек или рейз в банк: ещё 30, до 40", "колл: доплатить 180 или рейз до 780"]),
+        ("he", ["פולד · השוואה 10 · העלאה ל-35", "צ'ק · העלאה בגודל הקופה: עוד 30, ל-40", "השוואה עוד 180 · העלאה ל-780"]),
+        ("ru", ["пас, колл 10 или рейз до 35", "чек или рейз в банк: ещё 30, до 40", "колл: доплатить 180 или рейз до 780"]),
     ],
 )
 def test_pot_only_options_read_naturally(client, lang: str, words: list[str]) -> None:
