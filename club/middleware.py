@@ -96,3 +96,50 @@ def page_above(path: str) -> str:
             continue
         return candidate
     return "/"
+
+
+# The language a player chose goes with their account (found by an audit: a player who chose
+# Russian found English on a new phone). The ``lang`` cookie is only ever set by a choice (the
+# language switcher, or this middleware), so it is the latest choice made on this device: a
+# logged-in player's cookie is kept on their profile, and a device with no cookie is given the
+# profile's. A session remembers what it has matched, so this reads the profile once a session
+# (and after each change), not on every page.
+_SYNCED = "lang_synced"
+
+
+class AccountLanguageMiddleware:
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        from django.conf import settings
+
+        user = getattr(request, "user", None)
+        if user is None or not user.is_authenticated:
+            return self.get_response(request)
+        name = settings.LANGUAGE_COOKIE_NAME
+        cookie = request.COOKIES.get(name, "")
+        known = {code for code, _label in settings.LANGUAGES}
+        give = ""
+        if cookie not in known or request.session.get(_SYNCED) != cookie:
+            from django.utils import translation
+
+            from club.models import Profile
+
+            saved = Profile.objects.filter(user=user).values_list("language", flat=True).first()
+            if cookie in known:
+                if saved is not None and saved != cookie:
+                    Profile.objects.filter(user=user).update(language=cookie)
+                request.session[_SYNCED] = cookie
+            elif saved in known:
+                give = saved  # a new device: the account's language, from this page on
+                translation.activate(saved)
+                request.LANGUAGE_CODE = saved
+        response = self.get_response(request)
+        if give:
+            response.set_cookie(name, give, max_age=settings.LANGUAGE_COOKIE_AGE, path=settings.LANGUAGE_COOKIE_PATH,
+                                domain=settings.LANGUAGE_COOKIE_DOMAIN, secure=settings.LANGUAGE_COOKIE_SECURE,
+                                httponly=settings.LANGUAGE_COOKIE_HTTPONLY, samesite=settings.LANGUAGE_COOKIE_SAMESITE)
+            if hasattr(request, "session"):
+                request.session[_SYNCED] = give
+        return response

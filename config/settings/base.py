@@ -66,6 +66,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # A logged-in player's language choice goes with the account (club.middleware).
+    "club.middleware.AccountLanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     # A button's address visited (after a log-in, say) goes to its page (club.middleware).
     "club.middleware.ButtonAddressMiddleware",
