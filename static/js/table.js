@@ -302,11 +302,10 @@
   // not from the first card: the seconds since this page first drew this hand's run-out.
   var runoutHand = null, runoutAt = 0;
   function followRunout() {
-    var felt = root.querySelector(".felt[data-runout]");
-    if (!felt) return;
+    if (!root.querySelector(".felt[data-runout]")) { root.style.removeProperty("--runout-elapsed"); return; }
     var hand = handKey(), now = Date.now();
     if (hand !== runoutHand) { runoutHand = hand; runoutAt = now; }
-    felt.style.setProperty("--runout-elapsed", ((now - runoutAt) / 1000).toFixed(3) + "s");
+    root.style.setProperty("--runout-elapsed", ((now - runoutAt) / 1000).toFixed(3) + "s");
   }
   followRunout();
 

@@ -32,6 +32,7 @@ _LOOK = """(at) => {
     now: [...document.querySelectorAll('.runout-now')].map(shown),
     hole: [...document.querySelectorAll('.seat__hole .card__face')].map(shown),
     mine: [...document.querySelectorAll('.board__mine .card__face')].map(shown),
+    last: [...document.querySelectorAll('.history__list > li')].map(shown),
   };
 }"""
 
@@ -69,7 +70,8 @@ def test_an_all_in_is_dealt_a_street_at_a_time_then_paid(browser: Any, screensho
     try:
         page.set_content(f'<!doctype html><html lang="{lang}" dir="{direction}"><head><meta name="viewport" '
                          f'content="width=device-width"><style>{css}</style></head><body><main id="table-root">'
-                         f"{felt}</main></body></html>")
+                         f'{felt}<section class="history"><ul class="history__list"><li>Hand #2: Bob +500</li>'
+                         f"<li>Hand #1: Ann +10</li></ul></section></main></body></html>")
         start, flop, turn, end = (page.evaluate(_LOOK, t) for t in (0.2, 1.6, 2.6, 4.0))
         page.evaluate(_LOOK, 1.6)
         screenshot(page, f"runout-flop-{lang}")
@@ -78,14 +80,16 @@ def test_an_all_in_is_dealt_a_street_at_a_time_then_paid(browser: Any, screensho
         # Drawn again 2.5 s into it (another message of the same hand): it goes on from there.
         page.evaluate("""() => { const root = document.getElementById('table-root');
             root.innerHTML = root.innerHTML;  // as static/js/table.js draws each message
-            root.querySelector('.felt').style.setProperty('--runout-elapsed', '2.5s'); }""")
+            root.style.setProperty('--runout-elapsed', '2.5s'); }""")
         again = page.evaluate(_LOOK, 0.2)
     finally:
         page.close()
     # The hands face up at once, at both seats and under the board (the viewer's own).
     assert start["board"] == [False] * 5 and start["hole"] == [True] * 4 and start["mine"] == [True, True]
     assert not start["results"] and not start["net"] and start["was"] == [True] and start["now"] == [False]
+    assert start["last"] == [False, True]  # the last hands' list under the felt waits for it too
     assert flop["board"] == [True, True, True, False, False] and not flop["results"]
     assert turn["board"] == [True, True, True, True, False] and not turn["results"] and turn["was"] == [True]
     assert end["board"] == [True] * 5 and end["results"] and end["net"] and end["was"] == [False] and end["now"] == [True]
+    assert end["last"] == [True, True]
     assert again["board"] == [True] * 4 + [False] and not again["results"]
