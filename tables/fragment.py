@@ -317,7 +317,7 @@ def _render_table(context: Any) -> SafeString:
     table = get("table")
     runout = get("runout") if phase == "over" and not get("replay") else None
     # An all-in's run-out, dealt street by street by the style sheet (table.css, "run-out").
-    dealt = f' data-runout="{int(runout["from"])}" data-runout-steps="{int(runout["steps"])}"' if runout else ""
+    dealt = f' data-runout="{_v(runout["from"])}" data-runout-steps="{int(runout["steps"])}"' if runout else ""
     out = [
         f'\n  <section class="felt family-{_v(family) if family else "pp"} phase-{_v(phase) if phase else "waiting"}'
         f'{" is-arranging" if arranging else ""}{" game-bb" if bb else ""}"{_terms(table)}{dealt} aria-label="{_t("Table")}">\n'

@@ -379,12 +379,15 @@ def present(*, view: dict[str, Any] | None, seats: list[dict[str, Any]], players
     # the felt deals it street by street (a second after another), and keeps the result (the
     # winners, the hands' names, the stacks paid) for its end, as a card room does.
     runout = None
-    if (family == "flop" and result and result.get("showdown") and not view.get("rabbit")
-            and isinstance(view.get("runout_from"), int) and view["runout_from"] < 5):
-        start = view["runout_from"]
-        streets = {0: 3, 3: 2, 4: 1}.get(start, 0)
-        runout = {"from": start, "steps": streets * (2 if second_run else 1)}
-        payouts = result.get("payouts") or []
+    steps = view.get("runout_streets")
+    if result and result.get("showdown") and isinstance(steps, int) and steps > 0 and not view.get("rabbit"):
+        if family == "flop" and isinstance(view.get("runout_from"), int):
+            runout = {"from": view["runout_from"], "steps": steps}
+        elif family == "stud" and isinstance(view.get("runout_round"), int) and view.get("variant") != "BB":
+            runout = {"from": "stud", "steps": steps}
+            _stud_streets(view, rows)
+    if runout is not None:
+        payouts = result.get("payouts") or []  # type: ignore[union-attr]
         for row in rows:
             i = engine_of_seat.get(row.no) if not row.empty else None
             if (i is not None and players and i < len(payouts) and payouts[i] and isinstance(row.stack, int)
@@ -467,6 +470,24 @@ def present(*, view: dict[str, Any] | None, seats: list[dict[str, Any]], players
         "showdown": bool(result and result.get("showdown")),
         "clock_kind": view.get("clock") or "",
     }
+
+
+def _stud_streets(view: dict[str, Any], rows: list[SeatRow]) -> None:
+    """A stud run-out: each card a seat was dealt after the betting ended is marked with its
+    street (1 = the first to come), for the felt to deal them one street at a time."""
+    from rules_engine.games import get_variant
+
+    game = get_variant(str(view.get("variant")))
+    first, later, r = game.FIRST_STREET, game.LATER_STREETS, int(view["runout_round"])
+    up_at = first.count(True) + later[:r].count(True)
+    down_at = first.count(False) + later[:r].count(False)
+    up_streets = [k for k, up in enumerate(later[r:], 1) if up]
+    down_streets = [k for k, up in enumerate(later[r:], 1) if not up]
+    for row in rows:
+        for card, street in zip(row.up[up_at:], up_streets, strict=False):
+            card["street"] = street
+        for card, street in zip(row.down[down_at:], down_streets, strict=False):
+            card["street"] = street
 
 
 def _pp_boards(view: dict[str, Any], names: dict[int, str]) -> list[BoardRow]:

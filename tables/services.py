@@ -169,16 +169,15 @@ def _clock_seconds(kind: str, speed: str) -> float:
 # An all-in's run-out is dealt on the felt a street a second (static/css/table.css, "run-out"):
 # the pause before the next hand starts after it, so the result is seen as long as any other.
 RUNOUT_STEP_SECONDS = 1.0
-_RUNOUT_STREETS = {0: 3, 3: 2, 4: 1}  # board cards out when the betting ended -> streets to come
 
 
 def runout_seconds(result: Any, state: Any) -> float:
-    """The seconds the felt takes to deal a finished hand's run-out (0 without one)."""
-    start = getattr(state, "runout_from", None)
-    if not isinstance(result, dict) or not result.get("showdown") or start not in _RUNOUT_STREETS:
+    """The seconds the felt takes to deal a finished hand's run-out (0 without one; Baseball's
+    session and the draw games have none)."""
+    streets = getattr(state, "runout_streets", None)
+    if not isinstance(result, dict) or not result.get("showdown") or not callable(streets):
         return 0.0
-    runs = 2 if getattr(state, "second_board", None) else 1
-    return _RUNOUT_STREETS[start] * runs * RUNOUT_STEP_SECONDS
+    return streets() * RUNOUT_STEP_SECONDS
 
 
 def speed_help() -> str:

@@ -965,6 +965,10 @@ class ClassicState:
     def _table_view(self) -> dict[str, Any]:
         return {}
 
+    def runout_streets(self) -> int:
+        """The streets dealt at once after the betting ended for good (a run-out): none here."""
+        return 0
+
     def view_for(self, seat: int | None) -> dict[str, Any]:
         """What ``seat`` may see (``None``: a spectator), as plain JSON-able data.
 

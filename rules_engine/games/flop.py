@@ -234,7 +234,12 @@ class FlopState(ClassicState):
                 "second_board": None if second is None or len(second) < 5 else cards_json(second),
                 "shared_cards": self._shared if second is not None else None,
                 # Public: how many board cards were out when the betting ended.
-                "runout_from": self.runout_from}
+                "runout_from": self.runout_from, "runout_streets": self.runout_streets()}
+
+    def runout_streets(self) -> int:
+        """The streets dealt after the betting ended for good (both runs of a hand run twice)."""
+        streets = {0: 3, 3: 2, 4: 1}.get(self.runout_from if self.runout_from is not None else 5, 0)
+        return streets * (2 if self.second_board is not None else 1)
 
     def _snapshot_extra(self) -> dict[str, Any]:
         second = self.second_board

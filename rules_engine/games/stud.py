@@ -137,6 +137,24 @@ class StudState(ClassicState):
         self._start_over(ev)
         return ev
 
+    #: The betting round (0 = the first street) in which the betting ended for good with two or
+    #: more players in; None before then. The streets after it came as a run-out, which the table
+    #: deals one at a time for the players to watch.
+    runout_round: int | None = None
+
+    def _at_showdown(self) -> None:
+        first = self.showdown_after is None
+        super()._at_showdown()
+        if first:
+            self.runout_round = self.round
+
+    def runout_streets(self) -> int:
+        """The streets dealt after the betting ended for good (0 if it went to the last)."""
+        return 0 if self.runout_round is None else len(self.game.LATER_STREETS) - self.runout_round
+
+    def _table_view(self) -> dict[str, Any]:
+        return {"runout_round": self.runout_round, "runout_streets": self.runout_streets()}
+
     def _up_cards(self, seat: int) -> list[Card]:
         return [c for c, u in zip(self.hole[seat], self.up[seat], strict=True) if u]
 

@@ -91,12 +91,12 @@ def card_row(cards: Any, size: str = "", blanks: int = 0, swappable: bool = Fals
         pic = get("pic")
         swap = get("swap")
         mode = "swap" if swappable and swap else ("discard" if discardable else "")
-        key = (lang, pic, bool(get("extra")), mode, swap if mode == "swap" else "", bool(get("rabbit")))
+        key = (lang, pic, bool(get("extra")), mode, swap if mode == "swap" else "", bool(get("rabbit")), get("street"))
         html = _CARDS.get(key)
         if html is None:
             if len(_CARDS) >= _CARDS_MAX:
                 _CARDS.clear()
-            html = _CARDS[key] = _card(pic, key[2], mode, swap, rabbit=key[5])
+            html = _CARDS[key] = _card(pic, key[2], mode, swap, rabbit=key[5], street=key[6])
         parts.append(html)
     for _i in range(int(blanks or 0)):
         parts.append('<li class="card card--blank"><span class="card__face" aria-hidden="true"></span></li>')
@@ -110,7 +110,7 @@ _CARDS: dict[tuple[Any, ...], str] = {}
 _CARDS_MAX = 20000
 
 
-def _card(pic: Any, extra: bool, mode: str, swap: Any, rabbit: bool = False) -> str:
+def _card(pic: Any, extra: bool, mode: str, swap: Any, rabbit: bool = False, street: Any = None) -> str:
     classes = ["card", f"card--{pic.color}"]
     if rabbit:  # a card the rabbit hunt turned up: it was never dealt
         classes.append("card--rabbit")
@@ -134,7 +134,9 @@ def _card(pic: Any, extra: bool, mode: str, swap: Any, rabbit: bool = False) -> 
                  f'aria-pressed="false" aria-label="{label}">{face}</button>')
     else:
         inner = f'<span class="card__face" role="img" aria-label="{label}">{face}</span>'
-    return f'<li class="{" ".join(classes)}" data-card="{text}">{inner}</li>'
+    # A stud run-out's card: the street it comes on (table.css deals it then).
+    dealt = f' data-street="{int(street)}"' if street else ""
+    return f'<li class="{" ".join(classes)}" data-card="{text}"{dealt}>{inner}</li>'
 
 
 def _t(text: str) -> str:

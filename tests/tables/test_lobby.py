@@ -294,7 +294,7 @@ def test_public_table_page_is_open_to_anyone(client) -> None:
     res = client.get(reverse("table", kwargs={"table_id": table.id}))
     assert res.status_code == 200
     assert res.context["ws_url"] == f"/ws/tables/{table.id}/"
-    assert res.context["buy_in"] == {"min": 50, "max": 1500, "default": 1000, "affordable": True, "default_bb": 100}
+    assert res.context["buy_in"] == {"min": 50, "max": 1500, "default": 1000, "affordable": True, "default_bb": 100, "back": 0}
 
 
 def test_default_buy_in_is_clipped_to_the_bankroll(client) -> None:

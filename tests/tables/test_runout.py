@@ -57,12 +57,60 @@ def test_a_hand_bet_to_the_river_has_no_run_out() -> None:
     assert services.runout_seconds(state.view_for(None)["result"], state) == 0
 
 
-@pytest.mark.parametrize(("start", "twice", "seconds"), [(0, False, 3), (3, False, 2), (4, False, 1), (0, True, 6),
-                                                         (3, True, 4), (5, False, 0), (None, False, 0)])
-def test_the_run_out_takes_a_second_a_street_and_each_run_counts(start: Any, twice: bool, seconds: float) -> None:
-    state = type("S", (), {"runout_from": start, "second_board": ["Ah"] * 5 if twice else None})()
-    assert services.runout_seconds({"showdown": True}, state) == seconds * services.RUNOUT_STEP_SECONDS
+@pytest.mark.parametrize(("street_cards", "twice", "streets"), [(0, False, 3), (3, False, 2), (4, False, 1), (0, True, 6),
+                                                                (3, True, 4), (5, False, 0)])
+def test_the_run_out_takes_a_second_a_street_and_each_run_counts(street_cards: int, twice: bool, streets: int) -> None:
+    setup = HandSetup(stacks=(500, 500, 500), button=0, small_blind=5, big_blind=10,
+                      run_twice=(0, 1, 2) if twice else ())
+    state = _play(get_variant("NT").start(setup), _shove_on(street_cards))
+    assert (state.second_board is not None) == twice
+    assert state.runout_streets() == streets == state.view_for(None)["runout_streets"]
+    assert services.runout_seconds(state.view_for(None)["result"], state) == streets * services.RUNOUT_STEP_SECONDS
     assert services.runout_seconds({"showdown": False}, state) == 0  # everyone else folded: nothing to deal
+
+
+def _stud(code: str, shove_round: int) -> Any:
+    """Three players at fixed-limit stud: bring-in, checks and calls until ``shove_round``, then
+    every chip in (60 each: at fixed limit that takes a round or two)."""
+    setup = HandSetup(stacks=(60, 60, 60), button=0, small_blind=5, big_blind=10, ante=1, bring_in=2,
+                      small_bet=10, big_bet=20)
+    state = get_variant(code).start(setup)
+    while state.result is None:
+        seat = state.actors()[0]
+        legal = {a.kind: a for a in state.legal_actions(seat)}
+        order = (("all_in", "raise", "bet", "complete", "call", "bring_in", "check") if state.round >= shove_round
+                 else ("bring_in", "check", "call"))
+        kind = next(k for k in order if k in legal)
+        sized = kind in ("raise", "bet", "complete", "all_in")
+        state.apply(Action(seat, kind, legal[kind].max_amount) if sized else Action(seat, kind))
+    return state
+
+
+@pytest.mark.parametrize("code", ["F7S", "F7S/8", "FR", "F5S"])
+def test_a_stud_run_out_marks_each_card_dealt_after_the_betting_with_its_street(code: str) -> None:
+    from tables.presenter import present
+
+    last = len(get_variant(code).LATER_STREETS)
+    seen = set()
+    for shove in range(last + 1):
+        state = _stud(code, shove)
+        streets = state.runout_streets()
+        seen.add(streets)
+        assert streets == last - state.runout_round == state.view_for(None)["runout_streets"]
+        seats = [{"no": i + 1, "name": f"P{i}", "empty": False, "me": i == 0, "stack": p["stack"],
+                  "sitting_out": False, "user_id": 10 + i} for i, p in enumerate(state.view_for(None)["players"])]
+        context = present(view=state.view_for(0), seats=seats, players=[[i + 1, 10 + i, 60] for i in range(3)])
+        html = render_table({**context, "table": None})
+        if not streets:
+            assert "data-runout" not in html and "data-street" not in html
+            continue
+        assert f'data-runout="stud" data-runout-steps="{streets}"' in html
+        # Each seat still in got one card a street after the betting ended, up or down.
+        live = sum(1 for p in state.view_for(None)["players"] if not p["folded"])
+        for street in range(1, streets + 1):
+            assert html.count(f'data-street="{street}"') == live, (code, shove, street)
+        assert f'data-street="{streets + 1}"' not in html
+    assert len(seen) >= 2, seen  # the shoves ended the betting on different streets
 
 
 def _felt(table: Any, user: Any, lang: str = "en") -> str:
