@@ -138,7 +138,7 @@ PAGES: dict[str, Page] = {
                    "Открытая четвёрка приносит карту"),
                 _s("wild", "Threes and nines are wild", "שלושות ותשיעיות הן ג'וקר",
                    "Тройки и девятки — джокеры"),
-                _s("betting", "Betting: one unit, three raises", "הימורים: הימור של 1, שלוש העלאות",
+                _s("betting", "Betting: one unit, three raises", "הימורים: יחידה אחת, עד שלוש העלאות",
                    "Торговля: ставка 1 и три рейза"),
                 _s("opener", "Who opens", "מי פותח", "Кто открывает торговлю"),
                 _s("showdown", "Showdown and five of a kind", "חשיפה וחמישה מאותו ערך",
