@@ -501,6 +501,13 @@ def table_add_chips(*, table_id: int, user: AbstractBaseUser, amount: int) -> in
         if not 1 <= amount <= room:
             raise TableError(_("You can add up to %(room)s chips here: a stack holds at most %(high)s.")
                              % {"room": club_services.chips_text(room), "high": club_services.chips_text(high)})
+        # A stack under the table's minimum buy-in (gone broke, or short) comes back to at least
+        # that minimum, as sitting down does (found by an audit: a broke player added 1 chip, or
+        # 100 at a table whose buy-in starts at 500, and was dealt in for it).
+        low = table.min_buy_in_bb * table.big_blind
+        if int(seat.stack) + amount < low:
+            raise TableError(_("Add at least %(need)s chips: a stack comes back to this table's minimum buy-in, %(low)s.")
+                             % {"need": club_services.chips_text(low - int(seat.stack)), "low": club_services.chips_text(low)})
         _chips_to_table(table, user, amount)
         seat.stack += amount
         seat.save(update_fields=["stack"])

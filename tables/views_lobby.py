@@ -475,8 +475,10 @@ def _buy_in_context(request: HttpRequest, table: Table) -> dict[str, Any]:
         # the box is off and says why.
         room = min(max(0, high - int(seat.stack)), bankroll)
         broke = int(seat.stack) < table.big_blind
-        add_chips = {"room": room, "default": min(room, default) if broke else room,
+        need = max(1, table.min_buy_in_bb * table.big_blind - int(seat.stack))
+        add_chips = {"room": room, "default": max(need, min(room, default)) if broke else room, "need": need,
                      "high": high, "bankroll": bankroll, "buy_in": default, "big_blind": table.big_blind,
+                     "low": table.min_buy_in_bb * table.big_blind,  # under it, chips bring a stack back to it
                      "max_bb": table.max_buy_in_bb}
     return {
         "bankroll": bankroll,

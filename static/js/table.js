@@ -526,15 +526,20 @@
     var room = Math.max(0, Math.min(num(addChips, "data-high") - stack, num(addChips, "data-bankroll")));
     var form = addChips.form, full = form.querySelector(".add-chips__full"), wait = form.querySelector(".add-chips__wait");
     var dealt = me.hasAttribute("data-dealt");  // in the hand being played: after it ends
-    addChips.disabled = room <= 0 || dealt;
-    form.querySelector("button[type=submit]").disabled = room <= 0 || dealt;
+    // Under the table's minimum buy-in, a stack comes back to it at least (services.table_add_chips).
+    var need = Math.max(1, num(addChips, "data-low") - stack), low = form.querySelector(".add-chips__low");
+    var short = room > 0 && need > room;  // the bankroll cannot bring it there
+    addChips.disabled = room <= 0 || dealt || short;
+    form.querySelector("button[type=submit]").disabled = room <= 0 || dealt || short;
     if (full) full.hidden = room > 0;
-    if (wait) wait.hidden = !dealt || room <= 0;
-    if (room <= 0) { addChips.value = ""; addChips.removeAttribute("data-typed"); return; }
+    if (low) low.hidden = !short;
+    if (wait) wait.hidden = !dealt || room <= 0 || short;
+    if (room <= 0 || short) { addChips.value = ""; addChips.removeAttribute("data-typed"); return; }
     addChips.max = String(room);
+    addChips.min = String(need);
     var typed = addChips.getAttribute("data-typed") === "1", amount = parseInt(addChips.value, 10);
-    if (!typed || !(amount >= 1 && amount <= room)) {
-      addChips.value = String(stack < bb ? Math.min(room, num(addChips, "data-buy-in")) : room);
+    if (!typed || !(amount >= need && amount <= room)) {
+      addChips.value = String(stack < bb ? Math.max(need, Math.min(room, num(addChips, "data-buy-in"))) : room);
       addChips.removeAttribute("data-typed");
     }
   }

@@ -176,3 +176,43 @@ def test_the_buy_in_range_is_written_as_the_page_writes_amounts(client) -> None:
     page = client.get(f"/tables/{table.id}/").content.decode()
     shown = re.search(r"data-buy-in-range>([^<]*)<", page)
     assert shown is not None and re.fullmatch(r"\d+–\d{1,3}(,\d{3})+", shown.group(1)), shown
+
+
+def test_a_stack_under_the_minimum_buy_in_comes_back_to_at_least_the_minimum() -> None:
+    """Found by an audit: a broke player added 1 chip (or 100 where the buy-in starts at 500) and
+    was dealt in for it. Under the table's minimum, chips added bring the stack to it at least;
+    nothing changes when they would not; above it, any top-up goes."""
+    table, users = seated_table(n=2, buy_in=1000)  # blinds 5-10: the minimum buy-in is 50
+    _between_hands(table)
+    low = table.min_buy_in_bb * table.big_blind
+    player = users[0]
+    seat = Seat.objects.get(table=table, user=player)
+    for stack, amount, ok in [(0, 1, False), (0, low - 1, False), (3, low - 4, False), (0, low, True),
+                              (3, low - 3, True), (low, 1, True)]:
+        seat.stack = stack
+        seat.save(update_fields=["stack"])
+        before = _bankroll(player), _table_ledger(table, player)
+        if ok:
+            assert services.table_add_chips(table_id=table.id, user=player, amount=amount) == stack + amount
+            assert _bankroll(player) == before[0] - amount
+        else:
+            with pytest.raises(services.TableError, match=f"Add at least {low - stack} chips"):
+                services.table_add_chips(table_id=table.id, user=player, amount=amount)
+            assert (_bankroll(player), _table_ledger(table, player)) == before
+            assert Seat.objects.get(id=seat.id).stack == stack
+
+
+def test_the_add_chips_box_asks_a_short_stack_for_the_minimum() -> None:
+    table, users = seated_table(n=2, buy_in=1000)
+    _between_hands(table)
+    low = table.min_buy_in_bb * table.big_blind
+    Seat.objects.filter(table=table, user=users[0]).update(stack=3)
+    client = Client()
+    client.force_login(users[0])
+    page = client.get(reverse("table", kwargs={"table_id": table.id})).content.decode()
+    box = page[page.index('<input id="add-chips"'):]
+    box = box[:box.index(">")]
+    assert f'min="{low - 3}"' in box and f'data-low="{low}"' in box
+    value = int(box.split('value="', 1)[1].split('"', 1)[0])
+    assert value >= low - 3
+    assert "add-chips__low" in page  # the words for a bankroll that cannot reach it (shown by the page's script)
