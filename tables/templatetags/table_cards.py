@@ -165,6 +165,12 @@ def wins_text(name: str, amount: str) -> str:
     except (KeyError, ValueError):  # a translation whose placeholders do not fit: English
         return WINS % data
 
+@register.simple_tag
+def win_line(name: Any, amount: Any) -> SafeString:
+    """``wins_text`` for a template (the hand page's winners, as the table says them)."""
+    return mark_safe(wins_text(str(name), chips(amount)))  # noqa: S308 - wins_text escapes both
+
+
 # For makemessages, which does not see through _t(): the labels the seats draw.
 _MSGIDS = (
     gettext_noop("Empty seat"), gettext_noop("Button"), gettext_noop("Small blind"), gettext_noop("Big blind"),

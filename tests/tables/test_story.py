@@ -240,6 +240,10 @@ def test_a_classic_hand_page_shows_its_board_shown_hands_and_winners_and_nothing
     html = Client().get(f"/tables/{table.id}/hands/{hand.number}/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
     summary = html.split('class="story"')[0]
     assert f"family-{family}" in summary and 'class="win"' in summary
+    # A winner's line says "wins" and what was taken, as the table does, not a "+" that reads as
+    # the net the seats show (found by an audit).
+    wins = re.findall(r'<li class="win">(.*?)</li>', summary, re.S)
+    assert wins and all(" wins <bdi dir=\"ltr\">" in w and "<bdi dir=\"ltr\">+" not in w for w in wins), wins
     assert ("board--single" in summary) == (family == "flop")
     shown = len(state.result.shown)
     assert shown >= 2  # checked and called down: everyone shows
