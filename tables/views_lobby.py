@@ -527,8 +527,12 @@ def table_sit(request: HttpRequest, table_id: int) -> HttpResponseRedirect:
     # The service checks all of this again under the table lock; checking here first gives the
     # player the reason in their own language.
     if not low <= buy_in <= high:
-        messages.error(request, _("The buy-in at this table is between %(low)s and %(high)s chips.")
-                       % {"low": _chips(low), "high": _chips(high)})
+        if info["buy_in"]["back"] and buy_in < low:  # the minimum is the chips taken away: say so (an audit)
+            messages.error(request, _("You left this table with %(chips)s chips less than half an hour ago: come back with at least as many.")
+                           % {"chips": _chips(info["buy_in"]["back"])})
+        else:
+            messages.error(request, _("The buy-in at this table is between %(low)s and %(high)s chips.")
+                           % {"low": _chips(low), "high": _chips(high)})
         return redirect(_table_url(table_id))
     if bankroll is not None and buy_in > bankroll:
         if table.club_id is not None:

@@ -216,3 +216,18 @@ def test_the_add_chips_box_asks_a_short_stack_for_the_minimum() -> None:
     value = int(box.split('value="', 1)[1].split('"', 1)[0])
     assert value >= low - 3
     assert "add-chips__low" in page  # the words for a bankroll that cannot reach it (shown by the page's script)
+
+
+def test_a_bankroll_short_of_the_minimum_is_told_the_numbers_and_the_way_to_more() -> None:
+    table, _users = seated_table(n=2, buy_in=1000)
+    low = table.min_buy_in_bb * table.big_blind
+    poor = make_user("poor")
+    Profile.objects.filter(user=poor).update(bankroll=low - 1)
+    client = Client()
+    client.force_login(poor)
+    page = client.get(reverse("table", kwargs={"table_id": table.id}), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert f"Your bankroll has {low - 1} chips; this table's buy-in starts at {low}." in page
+    assert 'href="/accounts/me/"' in page and 'name="buy_in"' not in page
+    Profile.objects.filter(user=poor).update(bankroll=low + 7)
+    page = client.get(reverse("table", kwargs={"table_id": table.id}), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert 'name="buy_in"' in page and f"you have {low + 7}" in page  # the sit form says what one has

@@ -217,8 +217,12 @@ def test_back_at_a_public_table_within_half_an_hour_with_at_least_what_was_taken
     Profile.objects.filter(user=a).update(bankroll=stack - 1)
     page = c.get(f"/tables/{table.id}/").content.decode()
     assert "data-rejoin" in page and "more than your bankroll has" in page
-    assert "below this table&#x27;s minimum buy-in" not in page and 'name="buy_in"' not in page
+    assert "data-below-minimum" not in page and 'name="buy_in"' not in page
     Profile.objects.filter(user=a).update(bankroll=100_000)
+    # Sitting down with less through the form is refused with that reason, not a bare range.
+    res = c.post(f"/tables/{table.id}/sit/", {"buy_in": 100}, follow=True)
+    assert f"You left this table with {stack:,} chips less than half an hour ago" in res.content.decode()
+    assert not Seat.objects.filter(table=table, user=a).exists()
     # Half an hour on, the table's own minimum again.
     LedgerEntry.objects.filter(user=a, table_id=table.id).update(
         created=LedgerEntry.objects.filter(user=a, table_id=table.id).latest("id").created - services.REJOIN_WINDOW)
