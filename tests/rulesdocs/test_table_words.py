@@ -1,16 +1,21 @@
-"""The Hebrew and Russian rules pages call a thing by the word the table calls it.
+"""The Hebrew and Russian rules pages, and the catalog itself, call a thing by the word the table
+calls it.
 
 A player who reads "פוט" and "צ'יפים" on a rules page and then sees "קופה" and "ז'יטונים" at the
-table reads of two things where there is one. Each term below is checked both ways: the
-catalog still says the word (if it changes, the pages must follow), and no rules page, title or
-summary uses the other word. The Patch-Patch page names the everyday Hebrew words once, where it
+table reads of two things where there is one. Each term below is checked three ways: the
+catalog still says the word (if it changes, the pages must follow), no rules page, title or
+summary uses the other word, and no other message of the catalog uses it either (the catalog
+once said "ביג בליינד", "סטאק", "לוח", "олл-ин", "частный стол", "скорость" and "Прикуп" in some
+messages beside the labels' words). The Patch-Patch page names the everyday Hebrew words once, where it
 introduces the pot and the chips (כ„פוט”, „צ'יפים”), and only there.
 """
 
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
+import polib
 import pytest
 from django.utils import translation
 
@@ -46,6 +51,9 @@ HEBREW = [
     ("Buy-in", "באי-אין", rf"{PREFIX}ביי-אין{END}"),
     ("Session", "סשן", r"ערבי משחק|ערב בייסבול|ערבי הבייסבול"),
     ("Level %(n)s", "שלב", rf"{PREFIX}(רמה|רמות){END}"),
+    ("Bet pot %(amount)s", "הימור בגודל הקופה", r"הימור פוט"),
+    ("Speed", "קצב", rf"{PREFIX}מהירות{END}"),
+    ("Board", "בורד", rf"{PREFIX}(לוח|לוחות){END}"),
 ]
 # Words the interface itself spells with "פוט": the betting structure and the host's bomb pot.
 HEBREW_KEPT = ("פוט-לימיט", "בומב פוט")
@@ -59,6 +67,8 @@ RUSSIAN = [
     ("Raise to", "Рейз", r"(?<!\w)повышени(е|я|ю|ем|и|й|ями|ях)(?!\w)"),
     ("Your private tables", "закрытые", r"частн\w+ стол\w*"),
     ("Session", "Сессия", r"вечер\w* бейсбола"),
+    ("Speed", "Темп", r"(?<!\w)скорост\w*"),
+    ("Draw", "Обмен", r"(?<!\w)прикуп\w*"),
 ]
 
 WORDS = {"he": HEBREW, "ru": RUSSIAN}
@@ -104,6 +114,20 @@ def test_titles_and_summaries_use_the_table_words(lang: str) -> None:
             assert not found, (page.slug, lang, found)
 
 
+@pytest.mark.parametrize("lang", ["he", "ru"])
+def test_no_catalog_message_uses_the_other_word(lang: str) -> None:
+    """Every msgstr, not only the labels: a help line or a story line with the old word is the same
+    two-words-for-one-thing. The only exceptions are the interface's own "פוט-לימיט" and "בומב פוט"."""
+    po = polib.pofile(str(Path(__file__).resolve().parents[2] / "locale" / lang / "LC_MESSAGES" / "django.po"))
+    found = []
+    for entry in po:
+        if entry.obsolete or not entry.msgid:
+            continue
+        texts = entry.msgstr_plural.values() if entry.msgid_plural else [entry.msgstr]
+        found += [(entry.msgid, word) for text in texts for word in _found(lang, _without_kept(lang, "", text))]
+    assert not found, found
+
+
 @pytest.mark.django_db
 def test_the_pages_say_the_table_words(client) -> None:
     he = plain_text(get(client, "patchpatch", "he").content.decode())
@@ -126,3 +150,9 @@ def test_the_checks_catch_the_old_words() -> None:
     assert sorted(_found("ru", "Олл-ин, фолд, бет в банк, три повышения, частные столы")) == sorted(
         ["Олл-ин", "фолд", "бет", "повышения", "частные столы"])
     assert not _found("ru", "пас, ва-банк, ставка, рейз, повысить, закрытые столы, бета-версия")
+    assert sorted(_found("he", "הימור פוט, ביג בליינד, הסטאק, במהירות, לוח 2, שני הלוחות, הבאטן, מהכיסא")) == sorted(
+        ["הימור פוט", "פוט", "ביג", "הסטאק", "במהירות", "לוח", "הלוחות", "הבאטן", "מהכיסא"])
+    assert not _found("he", "הימור בגודל הקופה, בליינד גדול, הערימה, בקצב, בורד 2, הדילר, מהמושב, לוחץ, מהיר")
+    assert sorted(_found("ru", "после олл-ина, частного стола, на этой скорости, Прикуп, при прикупе")) == sorted(
+        ["олл-ина", "частного стола", "скорости", "Прикуп", "прикупе"])
+    assert not _found("ru", "после ставки ва-банк, закрытого стола, в этом темпе, обмен, скорый")
