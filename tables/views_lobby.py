@@ -597,7 +597,10 @@ def table_add_chips(request: HttpRequest, table_id: int) -> HttpResponseRedirect
     except services.TableError as exc:
         messages.error(request, str(exc))
     else:
-        messages.success(request, _("You added %(chips)s chips; your stack is %(stack)s.")
+        from django.utils.translation import ngettext
+
+        messages.success(request, ngettext("You added %(chips)s chip; your stack is %(stack)s.",
+                                           "You added %(chips)s chips; your stack is %(stack)s.", amount)
                          % {"chips": _chips(amount), "stack": _chips(stack)})
     return redirect(_table_url(table_id))
 
