@@ -84,6 +84,9 @@ def hand_history(request: HttpRequest, table_id: int, number: int) -> HttpRespon
         except ValueError as exc:
             context["verification"] = {"ok": False, "message": str(exc)}
         context["places"] = selectors.deck_disclosure(phh_text=text)
+        # Cards shown after the hand ("Show my cards") are not in the history the check reads:
+        # their places stay sealed, and the line says so (found by an audit).
+        context["shown_after"] = bool(hand.shown_after)
         context["match_text"] = _("✓ Your browser got the same fingerprint.")
         context["mismatch_text"] = _("✗ The fingerprint does not match.")
         context["no_crypto_text"] = _("This browser cannot compute SHA-256 here (it needs a secure page).")

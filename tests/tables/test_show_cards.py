@@ -73,7 +73,9 @@ def test_a_winner_nobody_called_shows_and_everyone_sees_exactly_that(game: str) 
     client = Client()
     page_url = f"/tables/{table.id}/hands/{hand.number}/"
     before = {(name, lang): cards_in(_html(table, u, lang), lang) for u, name in viewers for lang in ("en", "he", "ru")}
-    page_before = cards_in(client.get(page_url).content.decode(), "en")
+    first_page = client.get(page_url).content.decode()
+    page_before = cards_in(first_page, "en")
+    assert "every card shown came from its sealed place" in first_page
     # Before: the winner's hidden cards reach nobody else (stud's up cards are everyone's), and
     # both players are offered the button.
     hidden = winner_cards - before[("folder", "en")]
@@ -98,6 +100,8 @@ def test_a_winner_nobody_called_shows_and_everyone_sees_exactly_that(game: str) 
     # The hand's page tells it, after the hand; the PHH download keeps the hand as it was played.
     page = client.get(page_url).content.decode()
     assert "After the hand" in page and hidden <= cards_in(page, "en")
+    # ... and the fairness line no longer claims cards it did not check (found by an audit).
+    assert "every card shown came from" not in page and "Cards shown after the hand are not in the history" in page
     assert cards_in(page, "en") - page_before <= winner_cards
     with translation.override("ru"):
         assert "После раздачи" in client.get(page_url, HTTP_ACCEPT_LANGUAGE="ru").content.decode()
