@@ -484,8 +484,10 @@ def test_seed_demo_is_idempotent(monkeypatch: pytest.MonkeyPatch) -> None:
     assert all(u.check_password("patchpatch-demo") for u in users)
     assert sorted(Profile.objects.values_list("bankroll", flat=True)) == [20_000] * 3
     assert LedgerEntry.objects.filter(kind="grant").count() == 3
-    public = {(t.small_blind, t.big_blind, t.speed, t.max_seats) for t in Table.objects.filter(is_public=True)}
-    assert public == {(5, 10, "medium", 3), (10, 20, "fast", 2)}
+    public = {(t.game, t.small_blind, t.big_blind, t.speed, t.max_seats) for t in Table.objects.filter(is_public=True)}
+    # Patch-Patch, and the two games a newcomer most likely knows (an audit).
+    assert public == {("PP", 5, 10, "medium", 3), ("PP", 10, 20, "fast", 2), ("NT", 5, 10, "medium", 6),
+                      ("PO", 5, 10, "medium", 6)}
     private = Table.objects.get(is_public=False, club__isnull=True)  # the demo club has its own table
     assert private.created_by.username == "alice"
     assert f"/tables/{private.id}/?invite={private.invite_code}" in out.getvalue()

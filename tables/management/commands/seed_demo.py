@@ -19,11 +19,15 @@ from tables.services import table_create
 DEMO_USERS = ("alice", "bob", "carol")
 DEMO_PASSWORD = "patchpatch-demo"
 
-# name, small blind, big blind, speed, seats, public
+# name, small blind, big blind, speed, seats, public, game. A newcomer finds Hold'em and Omaha
+# in the lobby too, not only Patch-Patch (found by an audit: to play them one had to open a
+# table and wait for someone).
 DEMO_TABLES = (
-    ("Demo Patch-Patch 5-10", 5, 10, "medium", 3, True),
-    ("Demo Patch-Patch 10-20 fast", 10, 20, "fast", 2, True),
-    ("Alice's kitchen", 2, 4, "slow", 3, False),
+    ("Demo Patch-Patch 5-10", 5, 10, "medium", 3, True, "PP"),
+    ("Demo Patch-Patch 10-20 fast", 10, 20, "fast", 2, True, "PP"),
+    ("Alice's kitchen", 2, 4, "slow", 3, False, "PP"),
+    ("Demo NL Hold'em 5-10", 5, 10, "medium", 6, True, "NT"),
+    ("Demo PL Omaha 5-10", 5, 10, "medium", 6, True, "PO"),
 )
 
 
@@ -107,12 +111,12 @@ class Command(BaseCommand):
                 profile_ensure(user=user, display_name=name.title())
                 users[name] = user
             tables = []
-            for name, sb, bb, speed, seats, public in DEMO_TABLES:
+            for name, sb, bb, speed, seats, public, game in DEMO_TABLES:
                 table = Table.objects.exclude(status=Table.Status.CLOSED).filter(name=name).first()
                 if table is None:
                     table = table_create(
                         creator=None if public else users["alice"], name=name, small_blind=sb,
-                        big_blind=bb, speed=speed, max_seats=seats, is_public=public,
+                        big_blind=bb, speed=speed, max_seats=seats, is_public=public, game=game,
                     )
                 tables.append(table)
             club, club_table = _demo_club(users)
