@@ -308,6 +308,15 @@ def _made(text: Any) -> str:
     return f'<p class="board__made">{_v(text)}</p>' if text else ""
 
 
+def _all_in_mark(sized: Any) -> str:
+    """" · all-in" on the Bet/Raise button, shown by the page's script while the amount is the
+    player's whole stack (``data-at``); drawn shown when the least is already all of it."""
+    if not _get(sized, "all_in"):
+        return ""
+    shown = "" if _get(sized, "min") == _get(sized, "max") else " hidden"
+    return f'<span data-size-allin data-at="{int(_get(sized, "max"))}"{shown}> · {_t("all-in")}</span>'
+
+
 def _render_table(context: Any) -> SafeString:
     get = context.get
     phase = get("phase")
@@ -486,7 +495,8 @@ def _panel(get: Any, phase: Any, arranging: Any) -> str:
             f'        <input type="range" min="{low}" max="{high}" value="{low}" step="1" aria-label="{amount}" data-size-range>\n'
             f'        <input type="number" min="{low}" max="{high}" value="{low}" inputmode="numeric" aria-label="{amount}" data-size-input>\n'
             f'        <button type="button" class="act act--{kind}" data-sized-go data-key="{_v(key)}">'
-            f'{label}{"" if label.endswith("-") else " "}<span data-size-show>{_v(chips(sized["min"]))}</span>{f" <kbd>{_v(str(key).upper())}</kbd>" if key else ""}</button>\n'
+            f'{label}{"" if label.endswith("-") else " "}<span data-size-show>{_v(chips(sized["min"]))}</span>'
+            f'{_all_in_mark(sized)}{f" <kbd>{_v(str(key).upper())}</kbd>" if key else ""}</button>\n'
             "      </span>")
     out.append("\n      ")
     if phase == "arrange" and get("arranged"):

@@ -417,8 +417,12 @@ def present(*, view: dict[str, Any] | None, seats: list[dict[str, Any]], players
         low, high = la.get("min_amount"), la.get("max_amount")
         if kind in ("bet", "raise") and low is not None and high is not None and high > low:
             # No-limit and pot-limit: the player picks the size between the two bounds.
+            presets = size_presets(view, la)
             sized = {"kind": kind, "min": low, "max": high, "label": action_label(kind, low), "key": KEYS.get(kind, ""),
-                     "presets": size_presets(view, la)}
+                     "presets": presets,
+                     # The most is the player's whole stack: the button says "all-in" there (an audit:
+                     # after the "All-in" quick size it said "Raise to 2,575" only).
+                     "all_in": bool(presets) and presets[-1]["label"] == _("All-in")}
             continue
         label = action_label(kind, la["amount"])
         if (kind == "call" and la.get("all_in")) or (kind == "bring_in" and la["amount"] in short_bring_in):

@@ -966,6 +966,8 @@
     if (from !== range) range.value = v;
     if (from !== num) num.value = v;
     box.querySelector("[data-size-show]").textContent = chips(v);
+    var allIn = box.querySelector("[data-size-allin]");  // " · all-in" while it is the whole stack
+    if (allIn) allIn.hidden = String(v) !== allIn.getAttribute("data-at");
     var presets = box.querySelectorAll("[data-size-preset]");
     for (var i = 0; i < presets.length; i++) {
       presets[i].setAttribute("aria-pressed", presets[i].getAttribute("data-size-preset") === String(v) ? "true" : "false");

@@ -95,6 +95,12 @@ def _size_with_the_pot_preset(page: Any) -> int:
     assert _digits(box.locator("[data-size-show]").inner_text()) == amount
     assert _digits(box.locator("[data-sized-go]").inner_text().split("to")[-1]) == amount
     assert preset.get_attribute("aria-pressed") == "true"
+    assert not box.locator("[data-size-allin]").is_visible()  # the pot is not all of the stack
+    # "All-in" fills in the whole stack, and the button says it is all-in (an audit).
+    box.locator("[data-size-preset]").nth(len(labels) - 1).click()
+    assert box.locator("[data-size-allin]").is_visible() and "all-in" in box.locator("[data-sized-go]").inner_text()
+    preset.click()
+    assert not box.locator("[data-size-allin]").is_visible()
     time.sleep(0.5)
     # Tapping a preset sent nothing: the table has not moved and the player is still to act.
     assert page.locator("#table-root").get_attribute("data-version") == version
