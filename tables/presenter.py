@@ -422,7 +422,7 @@ def present(*, view: dict[str, Any] | None, seats: list[dict[str, Any]], players
                      "presets": presets,
                      # The most is the player's whole stack: the button says "all-in" there (an audit:
                      # after the "All-in" quick size it said "Raise to 2,575" only).
-                     "all_in": bool(presets) and presets[-1]["label"] == _("All-in")}
+                     "all_in": bool(you) and high >= _whole_stack(view, you)}
             continue
         label = action_label(kind, la["amount"])
         if (kind == "call" and la.get("all_in")) or (kind == "bring_in" and la["amount"] in short_bring_in):
@@ -474,6 +474,12 @@ def present(*, view: dict[str, Any] | None, seats: list[dict[str, Any]], players
         "showdown": bool(result and result.get("showdown")),
         "clock_kind": view.get("clock") or "",
     }
+
+
+def _whole_stack(view: dict[str, Any], you: dict[str, Any]) -> int:
+    """The viewer's chips in this betting round and behind: a raise to this much is all-in."""
+    me = view["players"][you["seat"]]
+    return int(me["bet"]) + int(me["stack"])
 
 
 def _stud_streets(view: dict[str, Any], rows: list[SeatRow]) -> None:
