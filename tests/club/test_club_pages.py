@@ -227,7 +227,11 @@ def test_sessions_pages_and_live_fragment() -> None:
     assert all(line.startswith("\u200f") for line in he_lines), he_lines
     assert he_lines[0].startswith(f"\u200f\u2068{p.club.name}\u2069 · ")
     assert he_lines[1].endswith("\u2066+60\u2069") and he_lines[2].endswith("\u2066-60\u2069")
-    listing = _client(p.member).get(reverse("club_sessions", args=[p.club.pk])).content.decode()
+    # (In English on this device: the member chose Hebrew above, and a device that chose nothing
+    # now follows the account's choice, club.middleware.AccountLanguageMiddleware.)
+    english = _client(p.member)
+    english.cookies["lang"] = "en"
+    listing = english.get(reverse("club_sessions", args=[p.club.pk])).content.decode()
     assert url in listing
     # Each session says when it started (two on one day were told apart by nothing).
     from django.utils import dateformat, timezone
